@@ -1,0 +1,194 @@
+/**
+ * The engine's interfaces. Implementations live beside them, one per file.
+ * Plain Node: nothing here knows Electron, IPC or React.
+ */
+import type { Readable } from 'node:stream';
+import type {
+  CrawlError,
+  HreflangAlternate,
+  Problem,
+  RedirectHop,
+  RequestSource,
+  SitemapType,
+  SitemapUrlEntry,
+} from '../../shared/model.js';
+
+/** An error with a stable code and a message a person can act on. */
+export class EngineError extends Error implements CrawlError {
+  constructor(
+    public readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'EngineError';
+  }
+}
+
+// ---------------------------------------------------------------- requests
+
+/** What a caller hands the queue; uniqueKey is computed by the queue when absent. */
+export interface RequestInit {
+  url: string;
+  uniqueKey?: string;
+  /** Routing label: 'page', 'sitemap', … */
+  label?: string;
+  userData?: Record<string, unknown>;
+  source: RequestSource;
+  depth: number;
+  /** The page or sitemap URL that found it (absent for start URLs). */
+  discoveredFrom?: string;
+  /** Sitemap data when the URL came from a sitemap entry. */
+  sitemapEntry?: SitemapUrlEntry;
+}
+
+/** A request admitted to the frontier. */
+export interface Request extends RequestInit {
+  uniqueKey: string;
+  /** Dense, admission-ordered id: 0, 1, 2, … */
+  id: number;
+  /** How many times it has been handed out (retries, reclaims). */
+  retryCount: number;
+}
+
+/** One discovery of a URL: by whom, and how. A URL keeps every discovery. */
+export interface Discovery {
+  source: RequestSource;
+  from?: string;
+}
+
+export interface AddRequestResult {
+  uniqueKey: string;
+  id: number;
+  wasAlreadyPresent: boolean;
+  wasAlreadyHandled: boolean;
+}
+
+/** The one deduplication authority of a crawl. */
+export interface RequestQueue {
+  /** Admits a request, or counts it as a duplicate (and records the discovery) when its uniqueKey is known. */
+  addRequest(init: RequestInit): AddRequestResult;
+  /** Next request to process, or null when none is pending right now. */
+  fetchNextRequest(): Request | null;
+  markRequestHandled(request: Request): void;
+  /** Puts a request handed out back at the front (or the end) of the pending queue. */
+  reclaimRequest(request: Request, opts?: { forefront?: boolean }): void;
+  /** True when nothing is pending (requests may still be in progress). */
+  isEmpty(): boolean;
+  /** True when nothing is pending and nothing is in progress. */
+  isFinished(): boolean;
+  pendingCount(): number;
+  inProgressCount(): number;
+  handledCount(): number;
+  /** Distinct URLs admitted. */
+  totalCount(): number;
+  /** Discoveries of already-known URLs. */
+  duplicateCount(): number;
+  /** Every discovery of a URL, first one first; empty when unknown. */
+  discoveriesOf(uniqueKey: string): Discovery[];
+  has(uniqueKey: string): boolean;
+}
+
+// ---------------------------------------------------------------- key-value store
+
+/** The slice of electron-store's / conf's API the engine and service use. */
+export interface KeyValueStore {
+  get<T = unknown>(key: string): T | undefined;
+  set(key: string, value: unknown): void;
+  delete(key: string): void;
+  has(key: string): boolean;
+}
+
+// ---------------------------------------------------------------- http
+
+export interface FetchOptions {
+  /** Overrides the client's max body size for this request. */
+  maxBodyBytes?: number;
+  /** Accept header. */
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * A response whose body is streamed. Content-Encoding (gzip, deflate, br) is already decoded;
+ * a gzip *file* (a .gz sitemap sent without Content-Encoding) is passed through as is.
+ */
+export interface FetchResponse {
+  /** The URL asked for. */
+  url: string;
+  /** The URL that answered, after redirects. */
+  finalUrl: string;
+  status: number;
+  /** Lower-cased header names; repeated headers joined with ', '. */
+  headers: Record<string, string>;
+  /** Each redirect hop before finalUrl, in order. */
+  redirectChain: RedirectHop[];
+  /** The decoded body. Reading it past maxBodyBytes errors with code EBODY_TOO_LARGE. */
+  body: Readable;
+  /** Bytes received on the wire so far (before content decoding). */
+  wireBytes(): number;
+  /** Milliseconds since the request started. */
+  elapsedMs(): number;
+}
+
+/** Fetches with politeness, retries, timeouts and redirect handling. */
+export interface HttpFetcher {
+  fetch(url: string, opts?: FetchOptions): Promise<FetchResponse>;
+  /** Aborts everything in flight (used by stop). */
+  close(): void;
+}
+
+// ---------------------------------------------------------------- robots
+
+export interface RobotsTxt {
+  isAllowed(url: string, userAgent: string): boolean;
+  /** Every Sitemap: line, absolute, duplicates dropped, in order. */
+  sitemaps: string[];
+  crawlDelay(userAgent: string): number | undefined;
+}
+
+// ---------------------------------------------------------------- sitemaps
+
+/** One thing a sitemap document yields. */
+export type SitemapItem =
+  | { kind: 'url'; entry: SitemapUrlEntry }
+  | { kind: 'sitemap'; loc: string; lastmod?: string }
+  | { kind: 'problem'; problem: Problem };
+
+export interface SitemapLimits {
+  /** Inflated bytes after which reading stops (protocol: 50 MB; the cap keeps some headroom). */
+  maxUncompressedBytes: number;
+  /** Entries after which a problem is reported (protocol: 50,000); reading goes on. */
+  maxUrlsPerSitemap: number;
+}
+
+/** What streaming one sitemap body found, beyond its items. */
+export interface SitemapSummary {
+  type: SitemapType;
+  gzip: boolean;
+  uncompressedBytes: number;
+  urlCount: number;
+  childCount: number;
+  /** Set when reading stopped early (malformed, truncated, refused, too large). */
+  fatal?: Problem;
+}
+
+// ---------------------------------------------------------------- pages
+
+export interface PageLink {
+  /** Absolute URL (resolved against <base href> or the page URL), fragment kept as written. */
+  url: string;
+  tag: 'a' | 'area' | 'link' | 'iframe' | 'frame';
+  rel?: string;
+  nofollow: boolean;
+}
+
+/** What link extraction reads from an HTML page. */
+export interface PageInfo {
+  links: PageLink[];
+  title?: string;
+  canonical?: string;
+  metaRobots?: string;
+  hreflang: HreflangAlternate[];
+  baseHref?: string;
+}

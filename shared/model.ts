@@ -1,0 +1,196 @@
+/**
+ * Domain types shared by the engine, the service, main and the renderer.
+ * Types plus one or two tiny constructors; no dependencies.
+ */
+
+/** How a URL entered the frontier. */
+export type RequestSource = 'start' | 'robots' | 'sitemap' | 'link';
+
+/** Lifecycle of one URL in the frontier. */
+export type UrlState =
+  | 'queued' // admitted, waiting to be fetched
+  | 'fetching' // in flight
+  | 'done' // fetched (any HTTP status)
+  | 'error' // network error, timeout, too large, …
+  | 'blocked' // disallowed by robots.txt, never fetched
+  | 'listed'; // admitted but not to be fetched (page fetching off, out of depth/limit): recorded only
+
+export interface HreflangAlternate {
+  /** The hreflang value as written (`en-GB`, `x-default`). */
+  lang: string;
+  href: string;
+}
+
+export interface SitemapImage {
+  loc: string;
+  title?: string;
+  caption?: string;
+}
+
+export interface SitemapVideo {
+  thumbnailLoc?: string;
+  title?: string;
+  description?: string;
+  contentLoc?: string;
+  playerLoc?: string;
+  duration?: number;
+  publicationDate?: string;
+}
+
+export interface SitemapNews {
+  publicationName?: string;
+  publicationLanguage?: string;
+  publicationDate?: string;
+  title?: string;
+}
+
+/** One `<url>` of a urlset (or a line of a text sitemap, or an item of a feed). */
+export interface SitemapUrlEntry {
+  /** The URL as listed (trimmed), absolute. */
+  loc: string;
+  lastmod?: string;
+  changefreq?: string;
+  priority?: number;
+  alternates?: HreflangAlternate[];
+  images?: SitemapImage[];
+  videos?: SitemapVideo[];
+  news?: SitemapNews;
+}
+
+export type SitemapType =
+  | 'robots' // the robots.txt node at the root of the tree
+  | 'sitemapindex'
+  | 'urlset'
+  | 'text'
+  | 'rss'
+  | 'atom'
+  | 'unknown'; // not yet fetched, or not a sitemap at all
+
+/** A problem found on a sitemap (or robots.txt) node. Codes are stable, messages are for people. */
+export interface Problem {
+  code: string;
+  message: string;
+  /** The URL the problem is about, when it is about one entry rather than the whole document. */
+  url?: string;
+}
+
+export type SitemapNodeState = 'pending' | 'fetching' | 'done' | 'error' | 'skipped';
+
+/** A node of the sitemap tree: robots.txt → indexes → sitemaps. */
+export interface SitemapNode {
+  /** The sitemap's uniqueKey. */
+  id: string;
+  url: string;
+  /** The node that announced this one (robots.txt or an index); null for a root. */
+  parentId: string | null;
+  type: SitemapType;
+  state: SitemapNodeState;
+  httpStatus?: number;
+  /** Bytes as received on the wire. */
+  bytes: number;
+  /** Bytes after inflation (equal to bytes when not gzipped). */
+  uncompressedBytes: number;
+  gzip: boolean;
+  /** URL entries read (urlset/text/feed) or child sitemaps listed (index). */
+  urlCount: number;
+  childCount: number;
+  /** The index's `<lastmod>` for this sitemap, when an index gave one. */
+  lastmod?: string;
+  problems: Problem[];
+  /** Where the fetch ended up, when it was redirected. */
+  finalUrl?: string;
+}
+
+export interface RedirectHop {
+  url: string;
+  status: number;
+}
+
+export interface CrawlError {
+  code: string;
+  message: string;
+}
+
+/** What is known about one fetched (or blocked, or failed) URL. */
+export interface UrlResult {
+  status?: number;
+  contentType?: string;
+  /** Each hop before the final URL, in order. */
+  redirectChain?: RedirectHop[];
+  /** The final URL after redirects, when different. */
+  redirectTo?: string;
+  canonical?: string;
+  metaRobots?: string;
+  xRobotsTag?: string;
+  title?: string;
+  /** hreflang alternates declared by the page itself. */
+  hreflang?: HreflangAlternate[];
+  blockedByRobots?: boolean;
+  error?: CrawlError;
+  bytes?: number;
+  fetchedAt?: number;
+  /** Milliseconds from request to end of body. */
+  durationMs?: number;
+}
+
+export type ScopeMode = 'host' | 'domain' | 'any';
+
+/** Everything that shapes one crawl. */
+export interface CrawlSettings {
+  /** The site's address; may be empty when sitemapUrls are given. */
+  startUrl: string;
+  /** Sitemaps to start from directly; when non-empty, robots.txt discovery of sitemaps is skipped. */
+  sitemapUrls: string[];
+  fetchPages: boolean;
+  followLinks: boolean;
+  respectRobots: boolean;
+  scope: ScopeMode;
+  include: string[];
+  exclude: string[];
+  /** Link depth from the start URL; sitemap entries are depth 0. null = unlimited. */
+  maxDepth: number | null;
+  /** Total URLs admitted to the frontier. null = unlimited. */
+  maxUrls: number | null;
+  concurrency: number;
+  perHostConcurrency: number;
+  /** Minimum delay between two requests to one host, in ms. */
+  delayMs: number;
+  userAgent: string;
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  retries: number;
+  maxBodyBytes: number;
+}
+
+export type CrawlStatus = 'created' | 'running' | 'paused' | 'finished' | 'failed';
+
+/** Live counters of a crawl. */
+export interface CrawlCounters {
+  discovered: number;
+  queued: number;
+  fetching: number;
+  fetched: number;
+  blocked: number;
+  errors: number;
+  listed: number;
+  duplicates: number;
+  bySource: Record<RequestSource, number>;
+  byStatusClass: { '2xx': number; '3xx': number; '4xx': number; '5xx': number; other: number };
+  sitemaps: { total: number; done: number; failed: number };
+}
+
+export function emptyCounters(): CrawlCounters {
+  return {
+    discovered: 0,
+    queued: 0,
+    fetching: 0,
+    fetched: 0,
+    blocked: 0,
+    errors: 0,
+    listed: 0,
+    duplicates: 0,
+    bySource: { start: 0, robots: 0, sitemap: 0, link: 0 },
+    byStatusClass: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 },
+    sitemaps: { total: 0, done: 0, failed: 0 },
+  };
+}
