@@ -194,3 +194,102 @@ export function emptyCounters(): CrawlCounters {
     sitemaps: { total: 0, done: 0, failed: 0 },
   };
 }
+
+// ---------------------------------------------------------------- service-level views
+
+export interface CrawlSummary {
+  id: string;
+  name: string;
+  startUrl: string;
+  settings: CrawlSettings;
+  status: CrawlStatus;
+  counters: CrawlCounters;
+  createdAt: number;
+  updatedAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  /** URLs handled per second over the last few seconds (0 when idle). */
+  rate: number;
+  /** Why it failed or paused on its own (robots unreachable, disk full, …). */
+  error?: CrawlError;
+  /** True when its folder is missing journals: shown, never crashed on. */
+  damaged?: boolean;
+}
+
+export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'other' | 'none';
+
+/** One row of the URL table (and of the CSV). */
+export interface UrlRow {
+  /** Dense admission id within the crawl. */
+  id: number;
+  url: string;
+  state: UrlState;
+  source: RequestSource;
+  depth: number;
+  discoveredFrom?: string;
+  /** Sitemaps that list this URL. */
+  inSitemaps: string[];
+  lastmod?: string;
+  changefreq?: string;
+  priority?: number;
+  status?: number;
+  contentType?: string;
+  title?: string;
+  redirectTo?: string;
+  canonical?: string;
+  blockedByRobots?: boolean;
+  error?: CrawlError;
+}
+
+/** Everything known about one URL: the detail pane. */
+export interface UrlDetail extends UrlRow {
+  discoveries: { source: RequestSource; from?: string }[];
+  sitemapEntry?: SitemapUrlEntry;
+  result?: UrlResult;
+}
+
+export type UrlSortKey = 'id' | 'url' | 'state' | 'source' | 'depth' | 'status' | 'lastmod' | 'title';
+
+export interface UrlQuery {
+  offset: number;
+  limit: number;
+  sort?: { key: UrlSortKey; dir: 'asc' | 'desc' };
+  states?: UrlState[];
+  sources?: RequestSource[];
+  statusClasses?: StatusClass[];
+  inSitemap?: boolean;
+  blocked?: boolean;
+  /** Case-insensitive substring of the URL or title. */
+  search?: string;
+  /** Only URLs listed by this sitemap node. */
+  sitemapId?: string;
+  /** Only URLs affected by this audit finding code. */
+  finding?: string;
+}
+
+export interface UrlPage {
+  total: number;
+  rows: UrlRow[];
+}
+
+/** A crawl-level event worth showing in the Errors view. */
+export interface CrawlLogEntry {
+  at: number;
+  level: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  url?: string;
+}
+
+/** A batched progress event: at most a few per second per crawl. */
+export interface ProgressEvent {
+  crawlId: string;
+  status: CrawlStatus;
+  counters: CrawlCounters;
+  rate: number;
+  /** Sitemap nodes added or changed since the previous event. */
+  nodes: SitemapNode[];
+  /** Log entries added since the previous event. */
+  log: CrawlLogEntry[];
+  at: number;
+}

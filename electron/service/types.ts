@@ -1,0 +1,55 @@
+/**
+ * CrawlService: the one owner of crawls, used alike by the CLI, Electron main and browser mode.
+ */
+import type { Writable } from 'node:stream';
+import type {
+  CrawlLogEntry,
+  CrawlSettings,
+  CrawlSummary,
+  ProgressEvent,
+  SitemapNode,
+  UrlDetail,
+  UrlPage,
+  UrlQuery,
+} from '../../shared/model.js';
+
+export interface NewCrawl {
+  name?: string;
+  /** Settings not given come from the saved defaults. */
+  settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>;
+}
+
+export interface CrawlServiceEvents {
+  progress: (e: ProgressEvent) => void;
+  finished: (summary: CrawlSummary) => void;
+  failed: (summary: CrawlSummary) => void;
+  /** Something went wrong outside any one crawl (catalog rebuilt, …). */
+  warning: (entry: CrawlLogEntry) => void;
+}
+
+export interface CrawlService {
+  list(): CrawlSummary[];
+  get(id: string): CrawlSummary;
+  /** Validates the settings (ServiceError BAD_SETTINGS) and stores the crawl, status 'created'. */
+  create(input: NewCrawl): CrawlSummary;
+  rename(id: string, name: string): CrawlSummary;
+  start(id: string): Promise<CrawlSummary>;
+  /** Lets requests in flight finish, checkpoints, status 'paused'. */
+  pause(id: string): Promise<CrawlSummary>;
+  resume(id: string): Promise<CrawlSummary>;
+  /** Ends the crawl for good: status 'finished' with what it has. */
+  stop(id: string): Promise<CrawlSummary>;
+  delete(id: string): Promise<void>;
+  queryUrls(id: string, query: UrlQuery): UrlPage;
+  getUrl(id: string, urlId: number): UrlDetail;
+  /** Children of a node (null: the roots). */
+  sitemapTree(id: string, parentId: string | null): SitemapNode[];
+  log(id: string, offset: number, limit: number): { total: number; rows: CrawlLogEntry[] };
+  /** Streams the CSV (header exactly as the CLI's) of the rows matching the filter, or of all. */
+  exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }>;
+  getDefaults(): CrawlSettings;
+  setDefaults(patch: Partial<CrawlSettings>): CrawlSettings;
+  on<E extends keyof CrawlServiceEvents>(event: E, listener: CrawlServiceEvents[E]): () => void;
+  /** Pauses and checkpoints every running crawl (app quit, Ctrl-C). */
+  close(): Promise<void>;
+}
