@@ -192,3 +192,34 @@ export interface PageInfo {
   hreflang: HreflangAlternate[];
   baseHref?: string;
 }
+
+// ---------------------------------------------------------------- crawler
+
+/**
+ * What the crawler reports, synchronously, as it goes. The service journals these; the CLI prints them.
+ * Every URL state change goes through onAdmitted / onResult, so replaying them rebuilds the frontier.
+ */
+export interface CrawlerHooks {
+  /** A new URL entered the frontier (state 'queued', or 'listed' when it will not be fetched). */
+  onAdmitted?(request: Request, state: 'queued' | 'listed'): void;
+  /** An already-known URL was found again: the discovery is recorded, nothing is scheduled. */
+  onDuplicate?(id: number, discovery: Discovery, init: RequestInit): void;
+  /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. */
+  onResult?(request: Request, state: 'done' | 'error' | 'blocked', result: import('../../shared/model.js').UrlResult): void;
+  /** A sitemap-tree node was added or changed (the whole node, latest wins). */
+  onNode?(node: import('../../shared/model.js').SitemapNode): void;
+  /** A crawl-level event for the Errors view. */
+  onLog?(entry: import('../../shared/model.js').CrawlLogEntry): void;
+}
+
+export type CrawlerRunState = 'idle' | 'running' | 'pausing' | 'paused' | 'stopping' | 'stopped' | 'finished' | 'failed';
+
+/** JSON-serialisable progress of the parts of a crawl that are not in the journals. */
+export interface CrawlerCheckpoint {
+  /** The SitemapRequestList's persisted state (see SitemapRequestList.getState). */
+  sitemapList: unknown;
+  /** robots.txt bodies already fetched, per origin, so a resume does not need them again. */
+  robots: Record<string, { status?: number; body?: string; outcome: 'parsed' | 'allow-all' | 'disallow-all' }>;
+  /** Whether start-up discovery (robots.txt, default sitemap locations, start URL) is done. */
+  seeded: boolean;
+}
