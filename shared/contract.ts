@@ -1,0 +1,495 @@
+/**
+ * The contract between the renderer and whoever owns the crawls (Electron main over IPC, or browser
+ * mode over a WebSocket). Every method and every event is declared once here, with zod schemas.
+ * Depends on zod only, so it runs in the renderer, the preload and Node alike.
+ */
+import { z } from 'zod';
+import type {
+  CrawlCounters,
+  CrawlLogEntry,
+  CrawlSettings,
+  CrawlSummary,
+  ProgressEvent,
+  SitemapNode,
+  UrlDetail,
+  UrlPage,
+  UrlQuery,
+  UrlRow,
+} from './model.js';
+
+// ---------------------------------------------------------------- envelope
+
+/** Every answer crosses the boundary wrapped: a value, or an error with a stable code. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+
+/** Codes the transports themselves produce; the service adds its own (NOT_FOUND, BAD_SETTINGS, …). */
+export const TransportErrorCode = {
+  /** The arguments did not match the method's schema. */
+  INVALID_ARGS: 'INVALID_ARGS',
+  /** No such method in the contract. */
+  UNKNOWN_METHOD: 'UNKNOWN_METHOD',
+  /** The IPC message did not come from our own window's top frame. */
+  FORBIDDEN_SENDER: 'FORBIDDEN_SENDER',
+  /** Browser mode: missing or wrong token. */
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  /** The connection to the backend closed before the answer came. */
+  DISCONNECTED: 'DISCONNECTED',
+  /** A malformed message on the wire. */
+  BAD_MESSAGE: 'BAD_MESSAGE',
+  /** Anything thrown without a code: a bug, reported rather than swallowed. */
+  INTERNAL: 'INTERNAL',
+} as const;
+
+/** The error a client method rejects with when the envelope says `ok: false`. */
+export class ApiError extends Error {
+  constructor(
+    public readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Builds a failure envelope. */
+export function fail(code: string, message: string): { ok: false; error: { code: string; message: string } } {
+  return { ok: false, error: { code, message } };
+}
+
+// ---------------------------------------------------------------- model schemas
+
+const int = () => z.number().int();
+const nonNeg = () => z.number().int().min(0);
+
+export const RequestSourceSchema = z.enum(['start', 'robots', 'sitemap', 'link']);
+export const UrlStateSchema = z.enum(['queued', 'fetching', 'done', 'error', 'blocked', 'listed']);
+export const CrawlStatusSchema = z.enum(['created', 'running', 'paused', 'finished', 'failed']);
+export const StatusClassSchema = z.enum(['2xx', '3xx', '4xx', '5xx', 'other', 'none']);
+export const UrlSortKeySchema = z.enum(['id', 'url', 'state', 'source', 'depth', 'status', 'lastmod', 'title']);
+export const ScopeModeSchema = z.enum(['host', 'domain', 'any']);
+
+export const CrawlErrorSchema = z.object({ code: z.string(), message: z.string() });
+const HreflangSchema = z.object({ lang: z.string(), href: z.string() });
+
+export const CrawlSettingsSchema = z.strictObject({
+  startUrl: z.string().max(8192),
+  sitemapUrls: z.array(z.string().max(8192)).max(1000),
+  fetchPages: z.boolean(),
+  followLinks: z.boolean(),
+  respectRobots: z.boolean(),
+  scope: ScopeModeSchema,
+  include: z.array(z.string().max(2048)).max(1000),
+  exclude: z.array(z.string().max(2048)).max(1000),
+  maxDepth: nonNeg().nullable(),
+  maxUrls: nonNeg().nullable(),
+  concurrency: nonNeg(),
+  perHostConcurrency: nonNeg(),
+  delayMs: nonNeg(),
+  userAgent: z.string().max(1024),
+  timeoutMs: nonNeg(),
+  connectTimeoutMs: nonNeg(),
+  retries: nonNeg(),
+  maxBodyBytes: nonNeg(),
+}) satisfies z.ZodType<CrawlSettings>;
+
+export const CrawlCountersSchema = z.object({
+  discovered: nonNeg(),
+  queued: nonNeg(),
+  fetching: nonNeg(),
+  fetched: nonNeg(),
+  blocked: nonNeg(),
+  errors: nonNeg(),
+  listed: nonNeg(),
+  duplicates: nonNeg(),
+  bySource: z.object({ start: nonNeg(), robots: nonNeg(), sitemap: nonNeg(), link: nonNeg() }),
+  byStatusClass: z.object({ '2xx': nonNeg(), '3xx': nonNeg(), '4xx': nonNeg(), '5xx': nonNeg(), other: nonNeg() }),
+  sitemaps: z.object({ total: nonNeg(), done: nonNeg(), failed: nonNeg() }),
+}) satisfies z.ZodType<CrawlCounters>;
+
+export const CrawlSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  startUrl: z.string(),
+  settings: CrawlSettingsSchema,
+  status: CrawlStatusSchema,
+  counters: CrawlCountersSchema,
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+  rate: z.number(),
+  error: CrawlErrorSchema.optional(),
+  damaged: z.boolean().optional(),
+}) satisfies z.ZodType<CrawlSummary>;
+
+export const ProblemSchema = z.object({ code: z.string(), message: z.string(), url: z.string().optional() });
+
+export const SitemapNodeSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  parentId: z.string().nullable(),
+  type: z.enum(['robots', 'sitemapindex', 'urlset', 'text', 'rss', 'atom', 'unknown']),
+  state: z.enum(['pending', 'fetching', 'done', 'error', 'skipped']),
+  httpStatus: int().optional(),
+  bytes: nonNeg(),
+  uncompressedBytes: nonNeg(),
+  gzip: z.boolean(),
+  urlCount: nonNeg(),
+  childCount: nonNeg(),
+  lastmod: z.string().optional(),
+  problems: z.array(ProblemSchema),
+  finalUrl: z.string().optional(),
+}) satisfies z.ZodType<SitemapNode>;
+
+export const UrlRowSchema = z.object({
+  id: nonNeg(),
+  url: z.string(),
+  state: UrlStateSchema,
+  source: RequestSourceSchema,
+  depth: nonNeg(),
+  discoveredFrom: z.string().optional(),
+  inSitemaps: z.array(z.string()),
+  lastmod: z.string().optional(),
+  changefreq: z.string().optional(),
+  priority: z.number().optional(),
+  status: int().optional(),
+  contentType: z.string().optional(),
+  title: z.string().optional(),
+  redirectTo: z.string().optional(),
+  canonical: z.string().optional(),
+  blockedByRobots: z.boolean().optional(),
+  error: CrawlErrorSchema.optional(),
+}) satisfies z.ZodType<UrlRow>;
+
+const SitemapUrlEntrySchema = z.object({
+  loc: z.string(),
+  lastmod: z.string().optional(),
+  changefreq: z.string().optional(),
+  priority: z.number().optional(),
+  alternates: z.array(HreflangSchema).optional(),
+  images: z
+    .array(z.object({ loc: z.string(), title: z.string().optional(), caption: z.string().optional() }))
+    .optional(),
+  videos: z
+    .array(
+      z.object({
+        thumbnailLoc: z.string().optional(),
+        title: z.string().optional(),
+        description: z.string().optional(),
+        contentLoc: z.string().optional(),
+        playerLoc: z.string().optional(),
+        duration: z.number().optional(),
+        publicationDate: z.string().optional(),
+      }),
+    )
+    .optional(),
+  news: z
+    .object({
+      publicationName: z.string().optional(),
+      publicationLanguage: z.string().optional(),
+      publicationDate: z.string().optional(),
+      title: z.string().optional(),
+    })
+    .optional(),
+});
+
+const UrlResultSchema = z.object({
+  status: int().optional(),
+  contentType: z.string().optional(),
+  redirectChain: z.array(z.object({ url: z.string(), status: int() })).optional(),
+  redirectTo: z.string().optional(),
+  canonical: z.string().optional(),
+  metaRobots: z.string().optional(),
+  xRobotsTag: z.string().optional(),
+  title: z.string().optional(),
+  hreflang: z.array(HreflangSchema).optional(),
+  blockedByRobots: z.boolean().optional(),
+  error: CrawlErrorSchema.optional(),
+  bytes: z.number().optional(),
+  fetchedAt: z.number().optional(),
+  durationMs: z.number().optional(),
+});
+
+export const UrlDetailSchema = UrlRowSchema.extend({
+  discoveries: z.array(z.object({ source: RequestSourceSchema, from: z.string().optional() })),
+  sitemapEntry: SitemapUrlEntrySchema.optional(),
+  result: UrlResultSchema.optional(),
+}) satisfies z.ZodType<UrlDetail>;
+
+/** Largest page of rows one call may ask for: long lists are pulled a page at a time. */
+export const MAX_PAGE = 5000;
+
+export const UrlQuerySchema = z.strictObject({
+  offset: nonNeg(),
+  limit: z.number().int().min(0).max(MAX_PAGE),
+  sort: z.strictObject({ key: UrlSortKeySchema, dir: z.enum(['asc', 'desc']) }).optional(),
+  states: z.array(UrlStateSchema).optional(),
+  sources: z.array(RequestSourceSchema).optional(),
+  statusClasses: z.array(StatusClassSchema).optional(),
+  inSitemap: z.boolean().optional(),
+  blocked: z.boolean().optional(),
+  search: z.string().max(2048).optional(),
+  sitemapId: z.string().optional(),
+  finding: z.string().optional(),
+}) satisfies z.ZodType<UrlQuery>;
+
+/** A CSV filter: a query without paging. */
+export const UrlFilterSchema = UrlQuerySchema.omit({ offset: true, limit: true });
+
+export const UrlPageSchema = z.object({ total: nonNeg(), rows: z.array(UrlRowSchema) }) satisfies z.ZodType<UrlPage>;
+
+export const CrawlLogEntrySchema = z.object({
+  at: z.number(),
+  level: z.enum(['error', 'warning', 'info']),
+  code: z.string(),
+  message: z.string(),
+  url: z.string().optional(),
+}) satisfies z.ZodType<CrawlLogEntry>;
+
+export const ProgressEventSchema = z.object({
+  crawlId: z.string(),
+  status: CrawlStatusSchema,
+  counters: CrawlCountersSchema,
+  rate: z.number(),
+  nodes: z.array(SitemapNodeSchema),
+  log: z.array(CrawlLogEntrySchema),
+  at: z.number(),
+}) satisfies z.ZodType<ProgressEvent>;
+
+// ---------------------------------------------------------------- methods
+
+const Id = z.string().min(1).max(200);
+/** Methods without arguments accept nothing, or an empty object. */
+const NoArgs = z.strictObject({}).optional();
+const ById = z.strictObject({ id: Id });
+
+/** What `exportCsv` answers: in Electron the file path (or canceled), in browser mode a one-time download URL. */
+export const ExportResultSchema = z.object({
+  rows: nonNeg(),
+  path: z.string().optional(),
+  canceled: z.boolean().optional(),
+  downloadUrl: z.string().optional(),
+});
+export type ExportResult = z.infer<typeof ExportResultSchema>;
+
+/** The method table: name → argument schema and result schema. */
+export const methods = {
+  listCrawls: { args: NoArgs, result: z.array(CrawlSummarySchema) },
+  getCrawl: { args: ById, result: CrawlSummarySchema },
+  createCrawl: {
+    args: z.strictObject({
+      name: z.string().max(200).optional(),
+      settings: CrawlSettingsSchema.partial().extend({ startUrl: z.string().max(8192) }),
+    }),
+    result: CrawlSummarySchema,
+  },
+  renameCrawl: { args: z.strictObject({ id: Id, name: z.string().max(200) }), result: CrawlSummarySchema },
+  startCrawl: { args: ById, result: CrawlSummarySchema },
+  pauseCrawl: { args: ById, result: CrawlSummarySchema },
+  resumeCrawl: { args: ById, result: CrawlSummarySchema },
+  stopCrawl: { args: ById, result: CrawlSummarySchema },
+  deleteCrawl: { args: ById, result: z.null() },
+  queryUrls: { args: z.strictObject({ id: Id, query: UrlQuerySchema }), result: UrlPageSchema },
+  getUrl: { args: z.strictObject({ id: Id, urlId: nonNeg() }), result: UrlDetailSchema },
+  getSitemapChildren: {
+    args: z.strictObject({ id: Id, parentId: z.string().nullable() }),
+    result: z.array(SitemapNodeSchema),
+  },
+  getLog: {
+    args: z.strictObject({ id: Id, offset: nonNeg(), limit: z.number().int().min(0).max(MAX_PAGE) }),
+    result: z.object({ total: nonNeg(), rows: z.array(CrawlLogEntrySchema) }),
+  },
+  exportCsv: { args: z.strictObject({ id: Id, filter: UrlFilterSchema.optional() }), result: ExportResultSchema },
+  getDefaults: { args: NoArgs, result: CrawlSettingsSchema },
+  setDefaults: { args: z.strictObject({ patch: CrawlSettingsSchema.partial() }), result: CrawlSettingsSchema },
+} as const;
+
+export type MethodName = keyof typeof methods;
+export type MethodArgs<M extends MethodName> = z.input<(typeof methods)[M]['args']>;
+export type MethodResult<M extends MethodName> = z.output<(typeof methods)[M]['result']>;
+export const methodNames = Object.keys(methods) as MethodName[];
+
+/** True when `name` is a method of the contract (own key, not something from Object.prototype). */
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+// ---------------------------------------------------------------- events
+
+/** Commands from the app menu that the renderer carries out (it knows the selected crawl). */
+export const MenuCommandSchema = z.object({ command: z.enum(['newCrawl', 'exportCsv']) });
+
+/** The event table: name → payload schema. Progress comes batched, at most a few per second per crawl. */
+export const events = {
+  progress: ProgressEventSchema,
+  crawlFinished: CrawlSummarySchema,
+  crawlFailed: CrawlSummarySchema,
+  /** Something went wrong outside any one crawl. */
+  warning: CrawlLogEntrySchema,
+  /** Electron only: a menu item the page should act on. */
+  menuCommand: MenuCommandSchema,
+} as const;
+
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+export const eventNames = Object.keys(events) as EventName[];
+
+/** True when `name` is an event of the contract. */
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+// ---------------------------------------------------------------- the API the page sees
+
+type MethodFn<M extends MethodName> = undefined extends MethodArgs<M>
+  ? (args?: MethodArgs<M>) => Promise<MethodResult<M>>
+  : (args: MethodArgs<M>) => Promise<MethodResult<M>>;
+
+/** `window.spinneret`: every contract method, plus `on(event, cb)` returning an unsubscribe function. */
+export type SpinneretApi = { [M in MethodName]: MethodFn<M> } & {
+  on<E extends EventName>(event: E, cb: (payload: EventPayload<E>) => void): () => void;
+};
+
+/** Sends one call over some transport and resolves with the envelope (never rejects for API errors). */
+export type Invoke = (method: MethodName, args: unknown) => Promise<Result<unknown>>;
+/** Registers a listener for one event over some transport; returns the unsubscribe function. */
+export type Subscribe = (event: EventName, cb: (payload: unknown) => void) => () => void;
+
+/** Builds the page-side API over any transport: unwraps envelopes, throws ApiError on failure. */
+export function createApiClient(invoke: Invoke, subscribe: Subscribe): SpinneretApi {
+  const api: Record<string, unknown> = {};
+  for (const method of methodNames) {
+    api[method] = async (args?: unknown) => {
+      const res = await invoke(method, args);
+      if (!res || typeof res !== 'object' || typeof res.ok !== 'boolean') {
+        throw new ApiError(TransportErrorCode.BAD_MESSAGE, `The answer to ${method} was not a result envelope.`);
+      }
+      if (res.ok) return res.value;
+      throw new ApiError(res.error.code, res.error.message);
+    };
+  }
+  api.on = (event: EventName, cb: (payload: unknown) => void) => {
+    if (!isEventName(event)) throw new ApiError(TransportErrorCode.INVALID_ARGS, `Unknown event "${String(event)}".`);
+    if (typeof cb !== 'function') throw new ApiError(TransportErrorCode.INVALID_ARGS, 'on(event, cb) needs a function.');
+    return subscribe(event, cb);
+  };
+  return Object.freeze(api) as unknown as SpinneretApi;
+}
+
+/** Turns a zod failure into one readable line: `settings.concurrency: Too small: expected number to be >=0`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+// ---------------------------------------------------------------- IPC channel names (Electron)
+
+/** The one invoke channel: payload `{ method, args }`, answer a Result envelope. */
+export const IPC_CALL = 'spinneret:call';
+/** The one event channel main → page: payload `{ event, payload }`. */
+export const IPC_EVENT = 'spinneret:event';
+
+// ---------------------------------------------------------------- WebSocket wire format (browser mode)
+
+/** Page → server. */
+export const WsCallSchema = z.strictObject({
+  type: z.literal('call'),
+  id: z.number().int().min(0),
+  method: z.string().max(100),
+  args: z.unknown().optional(),
+});
+export type WsCall = z.infer<typeof WsCallSchema>;
+/** Server → page. */
+export type WsServerMessage =
+  | { type: 'result'; id: number; result: Result<unknown> }
+  | { type: 'event'; event: EventName; payload: unknown };
+
+/** Path of the WebSocket endpoint; the token travels as `?token=`. */
+export const WS_PATH = '/ws';
+
+/** The part of a WebSocket the client needs: the DOM one and the `ws` package's both fit. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+/** Browser mode: the WebSocket URL for a page served at `pageUrl` (which carries `?token=`). */
+export function webSocketUrlFor(pageUrl: string): string {
+  const page = new URL(pageUrl);
+  const ws = new URL(WS_PATH, page);
+  ws.protocol = page.protocol === 'https:' ? 'wss:' : 'ws:';
+  const token = page.searchParams.get('token');
+  if (token) ws.searchParams.set('token', token);
+  return ws.toString();
+}
+
+/**
+ * Browser mode: the SpinneretApi over one WebSocket. Calls made before the socket opens wait for it;
+ * when it closes, calls still waiting reject with DISCONNECTED.
+ */
+export function createWebSocketApi(socket: WebSocketLike): SpinneretApi & { close(): void } {
+  const OPEN = 1;
+  let nextId = 1;
+  let closed = false;
+  const pending = new Map<number, (r: Result<unknown>) => void>();
+  const outbox: string[] = [];
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+
+  socket.onopen = () => {
+    for (const msg of outbox.splice(0)) socket.send(msg);
+  };
+  socket.onmessage = (ev) => {
+    let msg: WsServerMessage;
+    try {
+      msg = JSON.parse(String(ev.data)) as WsServerMessage;
+    } catch {
+      return; // not ours to answer: the server only sends JSON
+    }
+    if (msg.type === 'result') {
+      const done = pending.get(msg.id);
+      pending.delete(msg.id);
+      done?.(msg.result);
+    } else if (msg.type === 'event') {
+      for (const cb of listeners.get(msg.event) ?? []) cb(msg.payload);
+    }
+  };
+  const closeAll = () => {
+    closed = true;
+    for (const done of pending.values()) {
+      done(fail(TransportErrorCode.DISCONNECTED, 'The connection to Spinneret closed. Reload the page to reconnect.'));
+    }
+    pending.clear();
+  };
+  socket.onclose = closeAll;
+  socket.onerror = () => {};
+
+  const invoke: Invoke = (method, args) =>
+    new Promise((resolve) => {
+      if (closed) {
+        resolve(fail(TransportErrorCode.DISCONNECTED, 'The connection to Spinneret is closed. Reload the page.'));
+        return;
+      }
+      const id = nextId++;
+      pending.set(id, resolve);
+      const msg = JSON.stringify({ type: 'call', id, method, ...(args === undefined ? {} : { args }) });
+      if (socket.readyState === OPEN) socket.send(msg);
+      else outbox.push(msg);
+    });
+  const subscribe: Subscribe = (event, cb) => {
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
+    set.add(cb);
+    return () => {
+      set.delete(cb);
+    };
+  };
+  const api = createApiClient(invoke, subscribe);
+  return Object.freeze({ ...api, close: () => socket.close() });
+}
