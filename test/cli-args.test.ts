@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseCli, UsageError } from '../electron/cli-args.js';
+
+test('a crawl with every option', () => {
+  const cmd = parseCli([
+    'https://site.test/', '--sitemap', 'https://site.test/a.xml', '--sitemap', 'https://site.test/b.xml',
+    '--state-dir', '/tmp/s', '--out', 'x.csv', '--concurrency', '16', '--max-urls', '100', '--max-depth', '3',
+    '--no-pages', '--no-links', '--include', '^https://site\\.test/blog', '--exclude', '\\?sort=',
+    '--user-agent', 'MyBot/1.0', '--scope', 'domain', '--ignore-robots',
+  ]);
+  assert.equal(cmd.kind, 'crawl');
+  if (cmd.kind !== 'crawl') return;
+  assert.deepEqual(cmd.settings, {
+    startUrl: 'https://site.test/',
+    sitemapUrls: ['https://site.test/a.xml', 'https://site.test/b.xml'],
+    concurrency: 16, maxUrls: 100, maxDepth: 3, fetchPages: false, followLinks: false,
+    include: ['^https://site\\.test/blog'], exclude: ['\\?sort='], userAgent: 'MyBot/1.0', scope: 'domain',
+    respectRobots: false,
+  });
+  assert.equal(cmd.stateDir, '/tmp/s');
+  assert.equal(cmd.out, 'x.csv');
+});
+
+test('sitemap URLs alone are a valid start', () => {
+  const cmd = parseCli(['--sitemap', 'http://127.0.0.1:8080/sitemap.xml']);
+  assert.equal(cmd.kind === 'crawl' && cmd.settings.startUrl, '');
+});
+
+test('subcommands', () => {
+  assert.deepEqual(parseCli(['list', '--state-dir', 'd']), { kind: 'list', stateDir: 'd' });
+  assert.deepEqual(parseCli(['resume']), { kind: 'resume', id: undefined, stateDir: undefined, out: undefined, quiet: false });
+  assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv']), { kind: 'export', id: 'abc', out: 'f.csv', stateDir: undefined });
+  assert.deepEqual(parseCli(['delete', 'abc']), { kind: 'delete', id: 'abc', stateDir: undefined });
+});
+
+test('bad arguments are refused with a message a person can act on', () => {
+  const bad: [string[], RegExp][] = [
+    [[], /start URL/],
+    [['not a url'], /not a valid URL/],
+    [['ftp://site.test/'], /http:\/\/ or https:\/\//],
+    [['https://site.test/', '--concurrency', '0'], /--concurrency takes a whole number/],
+    [['https://site.test/', '--max-urls', '1.5'], /--max-urls/],
+    [['https://site.test/', '--scope', 'planet'], /--scope must be host, domain or any/],
+    [['https://site.test/', '--include', '(unclosed'], /not a valid regular expression/],
+    [['https://site.test/', '--frobnicate'], /frobnicate/],
+    [['https://site.test/', 'https://other.test/'], /Unexpected argument/],
+    [['export', 'abc'], /--out/],
+    [['delete'], /crawl ID/],
+  ];
+  for (const [argv, re] of bad) {
+    assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UsageError && re.test(e.message), argv.join(' '));
+  }
+});
