@@ -1,0 +1,195 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  hostOf,
+  inScope,
+  inSitemapScope,
+  isHttpUrl,
+  originOf,
+  registrableDomain,
+  resolveUrl,
+  robotsUrlFor,
+  toUniqueKey,
+  toUniqueKeyFull,
+  tryUniqueKey,
+} from '../../electron/engine/url.js';
+import { EngineError } from '../../electron/engine/types.js';
+
+test('toUniqueKey folds scheme/host case, default port, fragment and dot segments', () => {
+  assert.equal(toUniqueKey('HTTP://Example.COM:80/a/./b/../c#x'), 'http://example.com/a/c');
+  assert.equal(toUniqueKey('http://example.com/a/c'), 'http://example.com/a/c');
+  assert.equal(toUniqueKey('https://example.com:443/'), 'https://example.com/');
+  assert.equal(toUniqueKey('https://example.com:80/'), 'https://example.com:80/');
+  assert.equal(toUniqueKey('http://example.com:8080/x'), 'http://example.com:8080/x');
+  assert.equal(toUniqueKey('http://example.com/a/b/..'), 'http://example.com/a/');
+  assert.equal(toUniqueKey('http://example.com/a/%2e%2E/b'), 'http://example.com/b');
+});
+
+test('toUniqueKey keeps query order, trailing slash and path case apart', () => {
+  const distinct = [
+    ['http://example.com/c', 'http://example.com/c/'],
+    ['http://example.com/p?a=1&b=2', 'http://example.com/p?b=2&a=1'],
+    ['http://example.com/Page', 'http://example.com/page'],
+    ['http://example.com/', 'https://example.com/'],
+    ['http://www.example.com/', 'http://example.com/'],
+  ];
+  for (const [a, b] of distinct) assert.notEqual(toUniqueKey(a!), toUniqueKey(b!), `${a} vs ${b}`);
+});
+
+test('toUniqueKey gives an empty path as / and drops an empty query', () => {
+  assert.equal(toUniqueKey('http://example.com'), 'http://example.com/');
+  assert.equal(toUniqueKey('http://example.com?'), 'http://example.com/');
+  assert.equal(toUniqueKey('http://example.com/p?'), 'http://example.com/p');
+  assert.equal(toUniqueKey('http://example.com/p?#frag'), 'http://example.com/p');
+  assert.equal(toUniqueKey('http://example.com/p?x'), 'http://example.com/p?x');
+});
+
+test('toUniqueKey normalises percent-encoding', () => {
+  // Unreserved characters decoded, others uppercased, raw spaces and non-ASCII escaped.
+  assert.equal(toUniqueKey('http://example.com/%7Euser/%41%2d%5f'), 'http://example.com/~user/A-_');
+  assert.equal(toUniqueKey('http://example.com/a%2fb%3a'), 'http://example.com/a%2Fb%3A');
+  assert.equal(toUniqueKey('http://example.com/caf\u00e9 menu'), 'http://example.com/caf%C3%A9%20menu');
+  assert.equal(toUniqueKey('http://example.com/caf%c3%a9%20menu'), 'http://example.com/caf%C3%A9%20menu');
+  assert.equal(toUniqueKey('http://example.com/s?q=a b&r=%7e%2b'), 'http://example.com/s?q=a%20b&r=~%2B');
+  // A lone % is left as written, as WHATWG leaves it.
+  assert.equal(toUniqueKey('http://example.com/100%/x'), 'http://example.com/100%/x');
+  // Escapes in the host are decoded by WHATWG.
+  assert.equal(toUniqueKey('http://ex%61mple.com/'), 'http://example.com/');
+});
+
+test('toUniqueKey turns an IDN host into punycode', () => {
+  assert.equal(toUniqueKey('http://Bücher.example/Straße'), 'http://xn--bcher-kva.example/Stra%C3%9Fe');
+  assert.equal(toUniqueKey('http://xn--bcher-kva.example/'), 'http://xn--bcher-kva.example/');
+});
+
+test('toUniqueKey rejects unparsable and non-http(s) URLs with INVALID_URL', () => {
+  for (const bad of ['', 'not a url', '/relative/path', 'ftp://example.com/', 'mailto:a@b.c', 'javascript:alert(1)', 'http://']) {
+    assert.throws(
+      () => toUniqueKey(bad),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL' && e.message.length > 0,
+      bad,
+    );
+    assert.equal(tryUniqueKey(bad), null, bad);
+  }
+  assert.equal(tryUniqueKey('HTTP://A.COM'), 'http://a.com/');
+});
+
+test('the fast path never disagrees with the full normalisation', () => {
+  const tricky = [
+    'http://example.com/a/b',
+    'http://example.com/a/./b',
+    'http://example.com/a/../b',
+    'http://example.com/a/..',
+    'http://example.com/.a/..b/...',
+    'http://example.com:80/x',
+    'https://example.com:443/x',
+    'http://example.com:0080/x',
+    'http://example.com:65536/x',
+    'http://example.com:08080/x',
+    'http://1.2.3/x',
+    'http://0x7f.1/x',
+    'http://a.0x1/',
+    'http://example.com./x',
+    'http://xn--bcher-kva.example/',
+    'http://xn--invalid-.example/',
+    'http://ex.com//double//slash/',
+    "http://ex.com/it's",
+    "http://ex.com/?q='x'",
+    'http://ex.com/a^b|c[d]{e}`f',
+    'http://ex.com/?a^b|c[d]{e}`f',
+    'http://ex.com/a\\b',
+    'http://ex.com/p?',
+    'http://user:pw@ex.com/p',
+    'http://ex.com/;params=1;x/?q=1/2?3',
+  ];
+  for (const url of tricky) {
+    let fast: string;
+    let full: string;
+    try {
+      full = toUniqueKeyFull(url);
+    } catch {
+      assert.equal(tryUniqueKey(url), null, url);
+      continue;
+    }
+    fast = toUniqueKey(url);
+    assert.equal(fast, full, url);
+    assert.equal(toUniqueKey(full), full, `idempotent: ${url}`);
+  }
+});
+
+test('resolveUrl resolves like a browser and refuses non-http schemes', () => {
+  const base = 'https://example.com/dir/page.html?x=1';
+  assert.equal(resolveUrl('other.html', base), 'https://example.com/dir/other.html');
+  assert.equal(resolveUrl('../up', base), 'https://example.com/up');
+  assert.equal(resolveUrl('/root#frag', base), 'https://example.com/root#frag');
+  assert.equal(resolveUrl('//cdn.example.net/x', base), 'https://cdn.example.net/x');
+  assert.equal(resolveUrl('?y=2', base), 'https://example.com/dir/page.html?y=2');
+  assert.equal(resolveUrl('  \n /trimmed \t', base), 'https://example.com/trimmed');
+  assert.equal(resolveUrl('/in\nside\tbroken', base), 'https://example.com/insidebroken');
+  assert.equal(resolveUrl('HTTP://Other.Example/', base), 'http://other.example/');
+  for (const href of ['javascript:void(0)', ' JavaScript:alert(1)', 'java\nscript:alert(1)', 'mailto:a@b.c', 'tel:+331', 'data:text/html,x', 'ftp://x/', '', '   ', 'http://']) {
+    assert.equal(resolveUrl(href, base), null, JSON.stringify(href));
+  }
+  assert.equal(resolveUrl('x', 'not a base'), null);
+});
+
+test('isHttpUrl, hostOf, originOf, robotsUrlFor', () => {
+  assert.equal(isHttpUrl('https://example.com/x'), true);
+  assert.equal(isHttpUrl('HTTP://example.com'), true);
+  assert.equal(isHttpUrl('ftp://example.com/'), false);
+  assert.equal(isHttpUrl('example.com'), false);
+  assert.equal(isHttpUrl('http://'), false);
+  assert.equal(hostOf('https://WWW.Example.com:8443/x'), 'www.example.com');
+  assert.equal(originOf('https://WWW.Example.com:443/x?y'), 'https://www.example.com');
+  assert.equal(originOf('http://127.0.0.1:8080/x'), 'http://127.0.0.1:8080');
+  assert.equal(robotsUrlFor('https://example.com/deep/page?q#f'), 'https://example.com/robots.txt');
+  assert.equal(robotsUrlFor('http://example.com:81/deep/page'), 'http://example.com:81/robots.txt');
+  assert.throws(() => hostOf('nope'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL');
+  assert.throws(() => robotsUrlFor('ftp://x/'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL');
+});
+
+test('registrableDomain uses the public suffix list', () => {
+  assert.equal(registrableDomain('www.example.com'), 'example.com');
+  assert.equal(registrableDomain('shop.example.co.uk'), 'example.co.uk');
+  assert.equal(registrableDomain('WWW.EXAMPLE.COM.'), 'example.com');
+  assert.equal(registrableDomain('alice.github.io'), 'alice.github.io');
+  assert.equal(registrableDomain('127.0.0.1'), '127.0.0.1');
+  assert.equal(registrableDomain('localhost'), 'localhost');
+  assert.equal(registrableDomain('[::1]'), '[::1]');
+});
+
+test('inScope by host, domain and any', () => {
+  const start = 'https://www.example.com/';
+  assert.equal(inScope('http://www.example.com/x', start, 'host'), true);
+  assert.equal(inScope('https://WWW.EXAMPLE.COM:8443/x', start, 'host'), true);
+  assert.equal(inScope('https://example.com/x', start, 'host'), false, 'www and apex are different hosts');
+  assert.equal(inScope('https://blog.example.com/x', start, 'host'), false);
+  assert.equal(inScope('https://example.com/x', start, 'domain'), true);
+  assert.equal(inScope('https://blog.example.com/x', start, 'domain'), true);
+  assert.equal(inScope('https://example.org/x', start, 'domain'), false);
+  assert.equal(inScope('https://notexample.com/x', start, 'domain'), false);
+  assert.equal(inScope('https://other.net/', start, 'any'), true);
+  assert.equal(inScope('mailto:a@b.c', start, 'any'), false);
+  assert.equal(inScope('garbage', start, 'any'), false);
+  assert.equal(inScope('http://127.0.0.1:9/x', 'http://127.0.0.1:8/', 'host'), true);
+  assert.equal(inScope('http://127.0.0.2/x', 'http://127.0.0.1/', 'domain'), false);
+});
+
+test('inSitemapScope applies the sitemaps.org location rule', () => {
+  const sm = 'https://example.com/catalog/sitemap.xml';
+  assert.equal(inSitemapScope('https://example.com/catalog/item1', sm), true);
+  assert.equal(inSitemapScope('https://example.com/catalog/sub/item2', sm), true);
+  assert.equal(inSitemapScope('https://example.com/catalog/', sm), true);
+  assert.equal(inSitemapScope('https://example.com/catalog', sm), false);
+  assert.equal(inSitemapScope('https://example.com/other/item', sm), false);
+  assert.equal(inSitemapScope('https://example.com/catalog/../other', sm), false);
+  assert.equal(inSitemapScope('http://example.com/catalog/item', sm), false, 'scheme differs');
+  assert.equal(inSitemapScope('https://www.example.com/catalog/item', sm), false, 'host differs');
+  assert.equal(inSitemapScope('https://example.com:8443/catalog/item', sm), false, 'port differs');
+  assert.equal(inSitemapScope('https://EXAMPLE.com:443/catalog/item', sm), true, 'same after normalisation');
+  const root = 'https://example.com/sitemap.xml';
+  assert.equal(inSitemapScope('https://example.com/anything/at/all', root), true);
+  assert.equal(inSitemapScope('https://example.com.evil.net/x', root), false);
+  assert.equal(inSitemapScope('not a url', root), false);
+  assert.equal(inSitemapScope('https://example.com/x', 'not a url'), false);
+});
