@@ -1,0 +1,130 @@
+/**
+ * The one dispatch function behind both transports (Electron IPC and the browser-mode WebSocket):
+ * it checks the method name, validates the arguments with the contract's schema, calls the service
+ * and answers the Result envelope. Plain Node: no Electron, no sockets.
+ */
+import type { z } from 'zod';
+import {
+  TransportErrorCode,
+  describeIssues,
+  fail,
+  isMethodName,
+  methods,
+  type EventName,
+  type EventPayload,
+  type ExportResult,
+  type MethodName,
+  type MethodResult,
+  type Result,
+} from '../../shared/contract.js';
+import type { UrlQuery } from '../../shared/model.js';
+import type { CrawlService } from '../service/types.js';
+
+/** Arguments as the handler sees them: parsed and validated. */
+export type ParsedArgs<M extends MethodName> = z.output<(typeof methods)[M]['args']>;
+
+/** One implementation per contract method. */
+export type Handlers = {
+  [M in MethodName]: (args: ParsedArgs<M>) => MethodResult<M> | Promise<MethodResult<M>>;
+};
+
+/** How a transport writes a CSV: Electron asks for a path and streams to it, browser mode offers a download. */
+export type CsvExporter = (
+  id: string,
+  filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined,
+) => Promise<ExportResult>;
+
+/** The contract's methods, carried out by a CrawlService. */
+export function createHandlers(service: CrawlService, exportCsv: CsvExporter): Handlers {
+  return {
+    listCrawls: () => service.list(),
+    getCrawl: ({ id }) => service.get(id),
+    createCrawl: ({ name, settings }) => service.create({ name, settings }),
+    renameCrawl: ({ id, name }) => service.rename(id, name),
+    startCrawl: ({ id }) => service.start(id),
+    pauseCrawl: ({ id }) => service.pause(id),
+    resumeCrawl: ({ id }) => service.resume(id),
+    stopCrawl: ({ id }) => service.stop(id),
+    deleteCrawl: async ({ id }) => {
+      await service.delete(id);
+      return null;
+    },
+    queryUrls: ({ id, query }) => service.queryUrls(id, query),
+    getUrl: ({ id, urlId }) => service.getUrl(id, urlId),
+    getSitemapChildren: ({ id, parentId }) => service.sitemapTree(id, parentId),
+    getLog: ({ id, offset, limit }) => service.log(id, offset, limit),
+    exportCsv: ({ id, filter }) => {
+      service.get(id); // unknown crawl: fail before any dialog opens or file is made
+      return exportCsv(id, filter);
+    },
+    getDefaults: () => service.getDefaults(),
+    setDefaults: ({ patch }) => service.setDefaults(patch),
+  };
+}
+
+export interface DispatchOptions {
+  /** Validate results against the contract too (tests and development; costs a parse per answer). */
+  checkResults?: boolean;
+  /** Where unexpected errors (no code) are reported; they also reach the caller as INTERNAL. */
+  onInternalError?: (method: string, error: unknown) => void;
+}
+
+/** Calls one method by name with untrusted arguments; always resolves with an envelope. */
+export type Dispatch = (method: unknown, args: unknown) => Promise<Result<unknown>>;
+
+/** Builds the dispatch function shared by every transport. */
+export function createDispatcher(handlers: Handlers, options: DispatchOptions = {}): Dispatch {
+  return async (method, args) => {
+    if (!isMethodName(method)) {
+      return fail(TransportErrorCode.UNKNOWN_METHOD, `There is no method "${String(method).slice(0, 100)}".`);
+    }
+    const spec = methods[method];
+    const parsed = spec.args.safeParse(args);
+    if (!parsed.success) {
+      return fail(TransportErrorCode.INVALID_ARGS, `Invalid arguments for ${method}: ${describeIssues(parsed.error)}`);
+    }
+    let value: unknown;
+    try {
+      const handler = handlers[method] as (a: unknown) => unknown;
+      value = await handler(parsed.data);
+    } catch (error) {
+      return errorEnvelope(method, error, options);
+    }
+    if (options.checkResults) {
+      const checked = spec.result.safeParse(value);
+      if (!checked.success) {
+        return fail(TransportErrorCode.INTERNAL, `The result of ${method} broke the contract: ${describeIssues(checked.error)}`);
+      }
+    }
+    return { ok: true, value };
+  };
+}
+
+/** Turns anything thrown into the failure envelope: coded errors keep their code, the rest is INTERNAL. */
+export function errorEnvelope(method: string, error: unknown, options: DispatchOptions = {}): Result<never> {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code)) return fail(code, message);
+  (options.onInternalError ?? defaultInternalError)(method, error);
+  return fail(TransportErrorCode.INTERNAL, `Spinneret hit an unexpected error in ${method}: ${message}`);
+}
+
+function defaultInternalError(method: string, error: unknown): void {
+  console.error(`[spinneret] ${method} failed:`, error);
+}
+
+/** Forwards the service's events under the contract's event names; returns the unsubscribe function. */
+export function forwardServiceEvents(
+  service: CrawlService,
+  emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void,
+): () => void {
+  const offs = [
+    service.on('progress', (e) => emit('progress', e)),
+    service.on('finished', (s) => emit('crawlFinished', s)),
+    service.on('failed', (s) => emit('crawlFailed', s)),
+    service.on('warning', (w) => emit('warning', w)),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}
