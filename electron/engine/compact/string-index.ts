@@ -1,0 +1,178 @@
+/**
+ * Interns strings to dense ids 0, 1, 2, … with no object per string: bytes in a ByteArena,
+ * offsets/lengths/hashes in typed columns, and an open-addressing hash table of ids.
+ * Equal hashes are verified against the stored bytes, so collisions never merge two strings.
+ *
+ * With `sharePrefixes`, a URL-like string is split at the end of its origin (`https://host:port`):
+ * the origin is interned once in a small table and only the rest goes into the arena. A crawl's
+ * URLs share a handful of origins, so this saves 20–30 bytes per URL.
+ */
+import { ByteArena } from './byte-arena.js';
+import { ensureCapacity } from './typed-growth.js';
+
+/** The table is rebuilt larger past this load, keeping probe chains short. */
+const MAX_LOAD = 0.6;
+/** Prefix ids are Uint16; 0 means "stored whole". */
+const MAX_PREFIXES = 0xffff;
+/** Lengths are Uint16; this value means "look in longLengths". */
+const LONG = 0xffff;
+
+export class StringIndex {
+  private readonly arena = new ByteArena();
+  private readonly sharePrefixes: boolean;
+  private offsets = new Uint32Array(0);
+  private lengths = new Uint16Array(0);
+  private readonly longLengths = new Map<number, number>();
+  private hashes = new Uint32Array(0);
+  private prefixRefs = new Uint16Array(0);
+  private readonly prefixIds = new Map<string, number>();
+  private readonly prefixes: string[] = [''];
+  /** URLs come in runs from one origin: remember the last one. */
+  private lastPrefix = '';
+  private lastPrefixRef = 0;
+  /** id + 1 per slot; 0 = empty. */
+  private table = new Int32Array(1024);
+  private mask = 1023;
+  private count = 0;
+  /** Whether the last `intern` added a new string. */
+  added = false;
+
+  constructor(opts: { sharePrefixes?: boolean } = {}) {
+    this.sharePrefixes = opts.sharePrefixes === true;
+  }
+
+  /** Number of distinct strings. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The id of `s`, adding it when new (`added` tells which). */
+  intern(s: string): number {
+    const ref = this.prefixOf(s, true);
+    const h = this.stage(s, ref);
+    let slot = h & this.mask;
+    for (;;) {
+      const v = this.table[slot];
+      if (v === 0) break;
+      if (this.matches(v - 1, h, ref)) {
+        this.added = false;
+        return v - 1;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    const id = this.count;
+    if (id + 1 > this.offsets.length) {
+      this.offsets = ensureCapacity(this.offsets, id + 1);
+      this.lengths = ensureCapacity(this.lengths, id + 1);
+      this.hashes = ensureCapacity(this.hashes, id + 1);
+      if (this.sharePrefixes) this.prefixRefs = ensureCapacity(this.prefixRefs, id + 1);
+    }
+    this.arena.commit();
+    const len = this.arena.stagedLength;
+    this.offsets[id] = this.arena.stagedOffset;
+    if (len < LONG) this.lengths[id] = len;
+    else {
+      this.lengths[id] = LONG;
+      this.longLengths.set(id, len);
+    }
+    this.hashes[id] = h;
+    if (this.sharePrefixes) this.prefixRefs[id] = ref;
+    this.table[slot] = id + 1;
+    this.count = id + 1;
+    this.added = true;
+    if (this.count > this.table.length * MAX_LOAD) this.rehash(this.table.length * 2);
+    return id;
+  }
+
+  /** The id of `s`, or -1 when it is not interned. */
+  find(s: string): number {
+    const ref = this.prefixOf(s, false);
+    if (ref < 0) return -1;
+    const h = this.stage(s, ref);
+    let slot = h & this.mask;
+    for (;;) {
+      const v = this.table[slot];
+      if (v === 0) return -1;
+      if (this.matches(v - 1, h, ref)) return v - 1;
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /** The string with id `id` (decoded afresh each call). */
+  get(id: number): string {
+    const rest = this.arena.read(this.offsets[id], this.lengthOf(id));
+    return this.sharePrefixes && this.prefixRefs[id] !== 0 ? this.prefixes[this.prefixRefs[id]] + rest : rest;
+  }
+
+  /** Bytes held by the arena, columns and table, for memory reports. */
+  allocatedBytes(): number {
+    return (
+      this.arena.allocatedBytes() +
+      this.offsets.byteLength +
+      this.lengths.byteLength +
+      this.hashes.byteLength +
+      this.prefixRefs.byteLength +
+      this.table.byteLength
+    );
+  }
+
+  /** Stages the part of `s` after its prefix and returns its hash (seeded by the prefix id). */
+  private stage(s: string, ref: number): number {
+    this.arena.stage(ref === 0 ? s : s.slice(this.prefixes[ref].length));
+    return this.arena.hashStaged(ref);
+  }
+
+  private matches(id: number, h: number, ref: number): boolean {
+    return (
+      this.hashes[id] === h &&
+      (!this.sharePrefixes || this.prefixRefs[id] === ref) &&
+      this.arena.stagedEquals(this.offsets[id], this.lengthOf(id))
+    );
+  }
+
+  private lengthOf(id: number): number {
+    const len = this.lengths[id];
+    return len === LONG ? this.longLengths.get(id)! : len;
+  }
+
+  /**
+   * The prefix id of `s`: its origin's id, or 0 to store it whole (not URL-like, or the prefix
+   * table is full — then that origin never gets an id, so the choice is stable). When `add` is
+   * false and the origin is unknown, -1: `s` cannot be interned.
+   */
+  private prefixOf(s: string, add: boolean): number {
+    if (!this.sharePrefixes) return 0;
+    const last = this.lastPrefix;
+    if (last !== '' && s.length > last.length && s.charCodeAt(last.length) === 47 /* / */ && s.startsWith(last)) {
+      return this.lastPrefixRef;
+    }
+    const sep = s.indexOf('://');
+    if (sep <= 0 || sep > 16) return 0;
+    const end = s.indexOf('/', sep + 3);
+    if (end < 0) return 0;
+    const prefix = s.slice(0, end);
+    let ref = this.prefixIds.get(prefix);
+    if (ref === undefined) {
+      if (this.prefixes.length >= MAX_PREFIXES) return 0;
+      if (!add) return -1;
+      ref = this.prefixes.length;
+      this.prefixes.push(prefix);
+      this.prefixIds.set(prefix, ref);
+    }
+    this.lastPrefix = prefix;
+    this.lastPrefixRef = ref;
+    return ref;
+  }
+
+  private rehash(size: number): void {
+    const table = new Int32Array(size);
+    const mask = size - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = this.hashes[id] & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = id + 1;
+    }
+    this.table = table;
+    this.mask = mask;
+  }
+}

@@ -1,0 +1,305 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryRequestQueue } from '../../electron/engine/request-queue.js';
+import { EngineError, type Discovery, type Request, type RequestInit } from '../../electron/engine/types.js';
+import { StringIndex } from '../../electron/engine/compact/string-index.js';
+import { IntRing } from '../../electron/engine/compact/int-ring.js';
+import { ByteArena } from '../../electron/engine/compact/byte-arena.js';
+
+const U = (p: string) => `http://127.0.0.1:8000${p}`;
+
+test('admits new URLs with dense ids and counts duplicates by uniqueKey', () => {
+  const q = new MemoryRequestQueue();
+  const a = q.addRequest({ url: U('/a'), source: 'start', depth: 0 });
+  const b = q.addRequest({ url: U('/b'), source: 'link', depth: 1, discoveredFrom: U('/a') });
+  // Same resource spelled differently: host case, default port, fragment.
+  const a2 = q.addRequest({ url: 'HTTP://127.0.0.1:8000/a#top', source: 'link', depth: 1, discoveredFrom: U('/b') });
+  assert.deepEqual([a.id, b.id], [0, 1]);
+  assert.equal(a.wasAlreadyPresent, false);
+  assert.equal(a2.wasAlreadyPresent, true);
+  assert.equal(a2.id, 0);
+  assert.equal(a2.uniqueKey, U('/a'));
+  assert.equal(q.totalCount(), 2);
+  assert.equal(q.duplicateCount(), 1);
+  assert.equal(q.pendingCount(), 2);
+  assert.ok(q.has(U('/a')));
+  assert.ok(!q.has(U('/c')));
+  assert.equal(q.idOf(U('/b')), 1);
+  assert.equal(q.idOf(U('/c')), undefined);
+});
+
+test('keeps query order, trailing slash and path case as different URLs', () => {
+  const q = new MemoryRequestQueue();
+  for (const p of ['/p?a=1&b=2', '/p?b=2&a=1', '/p/', '/p', '/P']) q.addRequest({ url: U(p), source: 'link', depth: 1 });
+  assert.equal(q.totalCount(), 5);
+  assert.equal(q.duplicateCount(), 0);
+});
+
+test('hands requests out in FIFO order with their fields, and tracks states', () => {
+  const q = new MemoryRequestQueue();
+  const entry = { loc: U('/s'), lastmod: '2024-01-01' };
+  q.addRequest({ url: U('/s'), source: 'sitemap', depth: 0, discoveredFrom: U('/sitemap.xml'), label: 'page', userData: { k: 1 }, sitemapEntry: entry });
+  q.addRequest({ url: 'http://127.0.0.1:8000/x#frag', source: 'link', depth: 3, discoveredFrom: U('/s') });
+  const r0 = q.fetchNextRequest()!;
+  assert.deepEqual(r0, {
+    id: 0,
+    url: U('/s'),
+    uniqueKey: U('/s'),
+    source: 'sitemap',
+    depth: 0,
+    discoveredFrom: U('/sitemap.xml'),
+    label: 'page',
+    userData: { k: 1 },
+    retryCount: 0,
+  });
+  const r1 = q.fetchNextRequest()!;
+  // The URL is returned as given; only the key is normalised.
+  assert.equal(r1.url, 'http://127.0.0.1:8000/x#frag');
+  assert.equal(r1.uniqueKey, U('/x'));
+  assert.equal(r1.depth, 3);
+  assert.equal(r1.discoveredFrom, U('/s'));
+  assert.equal(r1.label, undefined);
+  assert.equal(q.fetchNextRequest(), null);
+  assert.equal(q.isEmpty(), true);
+  assert.equal(q.isFinished(), false);
+  assert.equal(q.inProgressCount(), 2);
+  q.markRequestHandled(r0);
+  q.markRequestHandled(r0); // idempotent
+  assert.equal(q.isHandled(0), true);
+  assert.equal(q.isHandled(1), false);
+  q.markRequestHandled(r1);
+  assert.equal(q.handledCount(), 2);
+  assert.equal(q.isFinished(), true);
+  const again = q.addRequest({ url: U('/s'), source: 'link', depth: 1 });
+  assert.equal(again.wasAlreadyHandled, true);
+});
+
+test('records every discovery, first one first', () => {
+  const q = new MemoryRequestQueue();
+  const key = U('/page');
+  q.addRequest({ url: key, source: 'sitemap', depth: 0, discoveredFrom: U('/sitemap-1.xml') });
+  q.addRequest({ url: key, source: 'sitemap', depth: 0, discoveredFrom: U('/sitemap-2.xml') });
+  // The linking pages are admitted URLs themselves: their text is shared, not copied.
+  for (const p of ['/a', '/b', '/c']) q.addRequest({ url: U(p), source: 'link', depth: 1 });
+  for (const p of ['/a', '/b', '/c']) q.addRequest({ url: key + '#x', source: 'link', depth: 2, discoveredFrom: U(p) });
+  assert.deepEqual(q.discoveriesOf(key), [
+    { source: 'sitemap', from: U('/sitemap-1.xml') },
+    { source: 'sitemap', from: U('/sitemap-2.xml') },
+    { source: 'link', from: U('/a') },
+    { source: 'link', from: U('/b') },
+    { source: 'link', from: U('/c') },
+  ]);
+  assert.deepEqual(q.discoveriesOf(U('/a')), [{ source: 'link' }]);
+  assert.deepEqual(q.discoveriesOf(U('/unknown')), []);
+  assert.equal(q.duplicateCount(), 4);
+});
+
+test('a page linking twice to one URL is counted twice but listed once', () => {
+  const q = new MemoryRequestQueue();
+  q.addRequest({ url: U('/a'), source: 'start', depth: 0 });
+  q.addRequest({ url: U('/t'), source: 'link', depth: 1, discoveredFrom: U('/a') });
+  q.addRequest({ url: U('/t'), source: 'link', depth: 1, discoveredFrom: U('/a') });
+  q.addRequest({ url: U('/t'), source: 'link', depth: 1, discoveredFrom: U('/b') });
+  q.addRequest({ url: U('/t'), source: 'link', depth: 1, discoveredFrom: U('/a') });
+  assert.equal(q.duplicateCount(), 3);
+  assert.deepEqual(
+    q.discoveriesOf(U('/t')).map((d) => d.from),
+    [U('/a'), U('/b'), U('/a')],
+  );
+});
+
+test('hooks: onAdmitted gets the full request with sitemapEntry; the queue drops the entry afterwards', () => {
+  const admitted: [Request, string][] = [];
+  const dups: [number, Discovery, RequestInit][] = [];
+  const q = new MemoryRequestQueue({
+    onAdmitted: (r, s) => admitted.push([r, s]),
+    onDuplicate: (id, d, init) => dups.push([id, d, init]),
+  });
+  const entry = { loc: U('/s'), priority: 0.5 };
+  q.addRequest({ url: U('/s'), source: 'sitemap', depth: 0, discoveredFrom: U('/sm.xml'), sitemapEntry: entry });
+  q.addRequest({ url: U('/l'), source: 'link', depth: 1 }, { handled: true });
+  const init: RequestInit = { url: U('/s'), source: 'link', depth: 1, discoveredFrom: U('/l') };
+  q.addRequest(init);
+  assert.equal(admitted.length, 2);
+  assert.deepEqual(admitted[0]![0].sitemapEntry, entry);
+  assert.equal(admitted[0]![0].id, 0);
+  assert.equal(admitted[0]![1], 'queued');
+  assert.equal(admitted[1]![1], 'listed');
+  assert.deepEqual(dups, [[0, { source: 'link', from: U('/l') }, init]]);
+  assert.equal(q.get(0)!.sitemapEntry, undefined);
+  assert.equal(q.fetchNextRequest()!.sitemapEntry, undefined);
+});
+
+test('listed requests are admitted as handled and never handed out', () => {
+  const q = new MemoryRequestQueue();
+  q.addRequest({ url: U('/listed'), source: 'sitemap', depth: 0 }, { handled: true });
+  q.addRequest({ url: U('/queued'), source: 'sitemap', depth: 0 });
+  assert.equal(q.pendingCount(), 1);
+  assert.equal(q.handledCount(), 1);
+  assert.equal(q.fetchNextRequest()!.url, U('/queued'));
+  assert.equal(q.fetchNextRequest(), null);
+});
+
+test('a pending request marked handled is skipped when handing out', () => {
+  const q = new MemoryRequestQueue();
+  q.addRequest({ url: U('/1'), source: 'link', depth: 0 });
+  q.addRequest({ url: U('/2'), source: 'link', depth: 0 });
+  q.markRequestHandled(q.get(0)!);
+  assert.equal(q.pendingCount(), 1);
+  assert.equal(q.fetchNextRequest()!.id, 1);
+  assert.equal(q.fetchNextRequest(), null);
+});
+
+test('reclaim puts a request back at the front or the end, counting the retry', () => {
+  const q = new MemoryRequestQueue();
+  for (const p of ['/1', '/2', '/3']) q.addRequest({ url: U(p), source: 'link', depth: 0 });
+  const r1 = q.fetchNextRequest()!;
+  q.reclaimRequest(r1, { forefront: true });
+  const again = q.fetchNextRequest()!;
+  assert.equal(again.id, r1.id);
+  assert.equal(again.retryCount, 1);
+  q.reclaimRequest(again);
+  assert.deepEqual([q.fetchNextRequest()!.id, q.fetchNextRequest()!.id], [1, 2]);
+  const last = q.fetchNextRequest()!;
+  assert.equal(last.id, 0);
+  assert.equal(last.retryCount, 2);
+  q.addRequest({ url: U('/4'), source: 'link', depth: 0 });
+  assert.throws(
+    () => q.reclaimRequest(q.get(3)!), // pending, never handed out
+    (e: unknown) => e instanceof EngineError && e.code === 'NOT_IN_PROGRESS',
+  );
+  q.markRequestHandled(last);
+  assert.throws(() => q.reclaimRequest(last), (e: unknown) => e instanceof EngineError && e.code === 'NOT_IN_PROGRESS');
+});
+
+test('an invalid URL throws INVALID_URL and leaves the queue unchanged', () => {
+  const q = new MemoryRequestQueue();
+  for (const bad of ['not a url', 'ftp://127.0.0.1/x', 'mailto:a@b.c']) {
+    assert.throws(
+      () => q.addRequest({ url: bad, source: 'link', depth: 1 }),
+      (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL',
+    );
+  }
+  assert.throws(
+    () => q.addRequest({ url: U('/x'), source: 'bogus' as never, depth: 1 }),
+    (e: unknown) => e instanceof EngineError && e.code === 'INVALID_REQUEST',
+  );
+  assert.throws(
+    () => q.addRequest({ url: U('/x'), source: 'link', depth: -1 }),
+    (e: unknown) => e instanceof EngineError && e.code === 'INVALID_REQUEST',
+  );
+  assert.equal(q.totalCount(), 0);
+  assert.throws(() => q.markRequestHandled({ id: 5 } as Request), (e: unknown) => e instanceof EngineError && e.code === 'UNKNOWN_REQUEST');
+});
+
+test('a given uniqueKey is used as is', () => {
+  const q = new MemoryRequestQueue();
+  q.addRequest({ url: U('/a?x'), uniqueKey: 'custom-key', source: 'link', depth: 0 });
+  assert.ok(q.has('custom-key'));
+  assert.equal(q.addRequest({ url: U('/b'), uniqueKey: 'custom-key', source: 'link', depth: 0 }).wasAlreadyPresent, true);
+  assert.equal(q.get(0)!.url, U('/a?x'));
+});
+
+test('restore rebuilds the same ids, states and discoveries without calling hooks', () => {
+  let hookCalls = 0;
+  const hooks = { onAdmitted: () => hookCalls++, onDuplicate: () => hookCalls++ };
+  const q = new MemoryRequestQueue(hooks);
+  q.restore({ id: 0, url: U('/a'), uniqueKey: U('/a'), source: 'start', depth: 0 }, true);
+  q.restore({ id: 1, url: U('/b#f'), uniqueKey: U('/b'), source: 'link', depth: 1, discoveredFrom: U('/a'), label: 'page', userData: { n: 2 } }, false);
+  q.restore({ id: 2, url: U('/c'), uniqueKey: U('/c'), source: 'sitemap', depth: 0, discoveredFrom: U('/sm.xml'), sitemapEntry: { loc: U('/c') } }, false);
+  q.restoreDiscovery(1, { source: 'sitemap', from: U('/sm.xml') });
+  assert.equal(hookCalls, 0);
+  assert.equal(q.totalCount(), 3);
+  assert.equal(q.handledCount(), 1);
+  assert.equal(q.pendingCount(), 2);
+  assert.equal(q.duplicateCount(), 1);
+  assert.deepEqual(q.discoveriesOf(U('/b')), [{ source: 'link', from: U('/a') }, { source: 'sitemap', from: U('/sm.xml') }]);
+  assert.deepEqual(q.fetchNextRequest(), {
+    id: 1, url: U('/b#f'), uniqueKey: U('/b'), source: 'link', depth: 1, discoveredFrom: U('/a'), label: 'page', userData: { n: 2 }, retryCount: 0,
+  });
+  assert.equal(q.fetchNextRequest()!.id, 2);
+  // After a restore the next admission continues the id sequence, and fires hooks again.
+  assert.equal(q.addRequest({ url: U('/d'), source: 'link', depth: 1 }).id, 3);
+  assert.equal(q.addRequest({ url: U('/a'), source: 'link', depth: 1 }).wasAlreadyHandled, true);
+  assert.equal(hookCalls, 2);
+  assert.throws(
+    () => q.restore({ id: 9, url: U('/z'), uniqueKey: U('/z'), source: 'link', depth: 1 }, false),
+    (e: unknown) => e instanceof EngineError && e.code === 'RESTORE_OUT_OF_ORDER',
+  );
+  assert.throws(
+    () => q.restore({ id: 4, url: U('/a'), uniqueKey: U('/a'), source: 'link', depth: 1 }, false),
+    (e: unknown) => e instanceof EngineError && e.code === 'RESTORE_DUPLICATE',
+  );
+  assert.throws(() => q.restoreDiscovery(42, { source: 'link' }), (e: unknown) => e instanceof EngineError && e.code === 'UNKNOWN_REQUEST');
+});
+
+test('setHooks replaces the hooks of a restored queue', () => {
+  const q = new MemoryRequestQueue();
+  q.restore({ id: 0, url: U('/a'), uniqueKey: U('/a'), source: 'start', depth: 0 }, false);
+  const seen: number[] = [];
+  q.setHooks({ onAdmitted: (r) => seen.push(r.id), onDuplicate: (id) => seen.push(-1 - id) });
+  q.addRequest({ url: U('/b'), source: 'link', depth: 1 });
+  q.addRequest({ url: U('/a'), source: 'link', depth: 1 });
+  assert.deepEqual(seen, [1, -1]);
+});
+
+test('non-ASCII and long URLs round-trip exactly', () => {
+  const q = new MemoryRequestQueue();
+  const weird = [U('/caf%C3%A9'), U('/ünïcödé?q=日本'), U('/' + 'x'.repeat(100_000)), U('/emoji/😀')];
+  const ids = weird.map((u) => q.addRequest({ url: u, source: 'link', depth: 1, discoveredFrom: U('/ß') }).id);
+  ids.forEach((id, i) => {
+    const r = q.get(id)!;
+    assert.equal(r.url, weird[i]);
+    assert.equal(r.discoveredFrom, U('/ß'));
+    assert.ok(q.has(r.uniqueKey));
+  });
+  assert.equal(q.addRequest({ url: weird[2]!, source: 'link', depth: 1 }).wasAlreadyPresent, true);
+});
+
+test('holds many URLs across arena chunks and table growth without losing any', () => {
+  const q = new MemoryRequestQueue();
+  const n = 60_000;
+  for (let i = 0; i < n; i++) q.addRequest({ url: U(`/p/${i}/${'y'.repeat(i % 97)}`), source: 'sitemap', depth: 0, discoveredFrom: U(`/sm-${i % 7}.xml`) });
+  for (let i = 0; i < n; i += 7) q.addRequest({ url: U(`/p/${i}/${'y'.repeat(i % 97)}`), source: 'link', depth: 1 });
+  assert.equal(q.totalCount(), n);
+  assert.equal(q.duplicateCount(), Math.ceil(n / 7));
+  for (let i = 0; i < n; i += 997) {
+    const r = q.get(i)!;
+    assert.equal(r.url, U(`/p/${i}/${'y'.repeat(i % 97)}`));
+    assert.equal(r.discoveredFrom, U(`/sm-${i % 7}.xml`));
+  }
+  let count = 0;
+  for (let r = q.fetchNextRequest(); r; r = q.fetchNextRequest()) {
+    assert.equal(r.id, count++);
+  }
+  assert.equal(count, n);
+});
+
+test('compact: StringIndex interns, finds and survives rehashing; ring works at both ends', () => {
+  const idx = new StringIndex();
+  for (let i = 0; i < 5000; i++) assert.equal(idx.intern(`k${i}`), i);
+  assert.equal(idx.added, true);
+  assert.equal(idx.intern('k42'), 42);
+  assert.equal(idx.added, false);
+  assert.equal(idx.find('k4999'), 4999);
+  assert.equal(idx.find('k5000'), -1);
+  assert.equal(idx.get(123), 'k123');
+  // A failed find must not leave bytes behind that a later intern would read.
+  idx.find('zzzzzzzz');
+  assert.equal(idx.get(idx.intern('zz')), 'zz');
+
+  const ring = new IntRing();
+  for (let i = 0; i < 3000; i++) ring.pushBack(i);
+  ring.pushFront(-5);
+  assert.equal(ring.length, 3001);
+  assert.equal(ring.shift(), -5);
+  for (let i = 0; i < 3000; i++) assert.equal(ring.shift(), i);
+  assert.equal(ring.shift(), -1);
+
+  const arena = new ByteArena();
+  const off = arena.append('hello');
+  arena.stage('ignored');
+  const off2 = arena.append('world');
+  assert.equal(arena.read(off, 5), 'hello');
+  assert.equal(arena.read(off2, 5), 'world');
+});
