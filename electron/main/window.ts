@@ -27,6 +27,8 @@ export interface WindowDeps<W extends WindowHandle> {
   preloadPath: string;
   iconPath?: string;
   startUrl?: string;
+  /** False when every web contents is already hardened elsewhere (app 'web-contents-created'). */
+  harden?: boolean;
 }
 
 /** The window options: the security settings here are not negotiable. */
@@ -76,7 +78,7 @@ export function hardenWebContents(contents: HardenableContents, openExternal: (u
 /** Creates the main window, hardened, showing our page once it has painted. */
 export function createMainWindow<W extends WindowHandle>(deps: WindowDeps<W>): W {
   const win = new deps.BrowserWindow(mainWindowOptions(deps.preloadPath, deps.iconPath));
-  hardenWebContents(win.webContents, deps.openExternal);
+  if (deps.harden !== false) hardenWebContents(win.webContents, deps.openExternal);
   win.once('ready-to-show', () => win.show());
   win.loadURL(deps.startUrl ?? APP_START_URL).catch((e: unknown) => console.error('[spinneret] could not load the page:', e));
   return win;

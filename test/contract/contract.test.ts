@@ -1,0 +1,179 @@
+/**
+ * One contract suite, run against both transports: Electron IPC (main wiring + preload on doubles)
+ * and browser mode's WebSocket (real sockets). Every result is also checked against the contract's
+ * schema by the dispatcher (checkResults), so a shape drift fails here as INTERNAL.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError, MAX_PAGE, TransportErrorCode, type EventPayload } from '../../shared/contract.js';
+import type { CrawlService } from '../../electron/service/types.js';
+import { ipcTransport, wsTransport, type Transport } from './transports.js';
+import { contractService, type ContractService } from './service-under-test.js';
+
+const transports: [string, (s: CrawlService) => Promise<Transport>][] = [
+  ['IPC (ipcMain/ipcRenderer doubles)', ipcTransport],
+  ['WebSocket (real sockets)', wsTransport],
+];
+
+for (const [label, make] of transports) {
+  describe(`contract over ${label}`, () => {
+    let sut: ContractService;
+    let t: Transport;
+    before(async () => {
+      sut = await contractService();
+      t = await make(sut.service);
+    });
+    after(async () => {
+      await t.close();
+      await sut.close();
+    });
+
+    /** Creates a crawl of the test site and waits until it has finished. */
+    async function finishedCrawl(name: string) {
+      const crawl = await t.api.createCrawl({ name, settings: sut.settings() });
+      const done = new Promise<EventPayload<'crawlFinished'>>((resolve) => {
+        const off = t.api.on('crawlFinished', (s) => {
+          if (s.id === crawl.id) {
+            off();
+            resolve(s);
+          }
+        });
+      });
+      await t.api.startCrawl({ id: crawl.id });
+      return done;
+    }
+
+    it('creates, lists, reads and renames crawls', async () => {
+      const before = await t.api.listCrawls();
+      const created = await t.api.createCrawl({ name: 'First', settings: sut.settings() });
+      assert.equal(created.name, 'First');
+      assert.equal(created.status, 'created');
+      const listed = await t.api.listCrawls();
+      assert.equal(listed.length, before.length + 1);
+      assert.ok(listed.some((c) => c.id === created.id));
+      assert.equal((await t.api.getCrawl({ id: created.id })).startUrl, created.startUrl);
+      const renamed = await t.api.renameCrawl({ id: created.id, name: 'Renamed' });
+      assert.equal(renamed.name, 'Renamed');
+      assert.equal((await t.api.getCrawl({ id: created.id })).name, 'Renamed');
+    });
+
+    it('refuses invalid arguments with INVALID_ARGS, naming the field', async () => {
+      const bad: [string, unknown, RegExp][] = [
+        ['getCrawl', {}, /id/],
+        ['getCrawl', { id: 42 }, /id/],
+        ['getCrawl', 'c1', /./],
+        ['getCrawl', null, /./],
+        ['createCrawl', { settings: {} }, /startUrl/],
+        ['createCrawl', { settings: { startUrl: 'http://x.test/', concurrency: 'ten' } }, /concurrency/],
+        ['createCrawl', { settings: { startUrl: 'http://x.test/', unknownSetting: true } }, /unknownSetting|Unrecognized/i],
+        ['queryUrls', { id: 'c1', query: { offset: -1, limit: 10 } }, /offset/],
+        ['queryUrls', { id: 'c1', query: { offset: 0, limit: MAX_PAGE + 1 } }, /limit/],
+        ['queryUrls', { id: 'c1', query: { offset: 0, limit: 10, sort: { key: 'password', dir: 'asc' } } }, /sort/],
+        ['getUrl', { id: 'c1', urlId: 1.5 }, /urlId/],
+        ['getSitemapChildren', { id: 'c1' }, /parentId/],
+        ['listCrawls', { sneaky: 1 }, /./],
+        ['setDefaults', { patch: { maxUrls: -5 } }, /maxUrls/],
+      ];
+      for (const [method, args, field] of bad) {
+        const res = await t.raw(method, args);
+        assert.equal(res.ok, false, `${method}(${JSON.stringify(args)}) should be refused`);
+        if (!res.ok) {
+          assert.equal(res.error.code, TransportErrorCode.INVALID_ARGS, `${method}: ${res.error.message}`);
+          assert.match(res.error.message, field);
+          assert.match(res.error.message, new RegExp(method));
+        }
+      }
+    });
+
+    it('refuses unknown methods, including Object.prototype names', async () => {
+      for (const method of ['dropDatabase', '__proto__', 'constructor', 'hasOwnProperty', 'toString', '']) {
+        const res = await t.raw(method, {});
+        assert.equal(res.ok, false);
+        if (!res.ok) assert.equal(res.error.code, TransportErrorCode.UNKNOWN_METHOD, method);
+      }
+    });
+
+    it('refuses callers that are not our page', async () => {
+      const intrusions = await t.intrusions();
+      assert.ok(intrusions.length >= 4);
+      for (const { label, result, httpStatus } of intrusions) {
+        assert.equal(result.ok, false, `${label} must be refused`);
+        if (result.ok) continue;
+        if (t.name === 'ipc') {
+          assert.equal(result.error.code, TransportErrorCode.FORBIDDEN_SENDER, label);
+        } else {
+          // The upgrade is refused, so the page's client sees the socket close.
+          assert.equal(result.error.code, TransportErrorCode.DISCONNECTED, label);
+          assert.ok(httpStatus === 401 || httpStatus === 403, `${label}: HTTP ${httpStatus}`);
+          if (/token/.test(label)) assert.equal(httpStatus, 401, label);
+        }
+      }
+    });
+
+    it('passes service errors through with their own code, as ApiError', async () => {
+      await assert.rejects(t.api.getCrawl({ id: 'no-such-crawl' }), (e: unknown) => {
+        assert.ok(e instanceof ApiError);
+        assert.notEqual(e.code, TransportErrorCode.INTERNAL);
+        assert.match(e.code, /^[A-Z][A-Z0-9_]+$/);
+        assert.ok(e.message.length > 0);
+        return true;
+      });
+      await assert.rejects(
+        t.api.createCrawl({ settings: { startUrl: 'notaurl' } }),
+        (e: unknown) => e instanceof ApiError && e.code === 'BAD_SETTINGS',
+      );
+    });
+
+    it('gets and sets default settings', async () => {
+      const defaults = await t.api.getDefaults();
+      const updated = await t.api.setDefaults({ patch: { userAgent: 'Contract-Test/1.0', concurrency: 3 } });
+      assert.equal(updated.userAgent, 'Contract-Test/1.0');
+      assert.equal(updated.concurrency, 3);
+      assert.equal((await t.api.getDefaults()).userAgent, 'Contract-Test/1.0');
+      assert.equal(updated.scope, defaults.scope);
+      await t.api.setDefaults({ patch: { userAgent: defaults.userAgent, concurrency: defaults.concurrency } });
+    });
+
+    it('runs a crawl: progress and crawlFinished events, then its URLs, tree and log', async () => {
+      const progress: EventPayload<'progress'>[] = [];
+      const off = t.api.on('progress', (p) => progress.push(p));
+      const finished = await finishedCrawl('Events');
+      off();
+      assert.equal(finished.status, 'finished');
+      const mine = progress.filter((p) => p.crawlId === finished.id);
+      assert.ok(mine.length >= 1, 'at least one progress event');
+      assert.ok(mine.at(-1)!.counters.discovered >= sut.expectedUrls, 'counters arrive with progress');
+
+      const page = await t.api.queryUrls({ id: finished.id, query: { offset: 0, limit: 2, sort: { key: 'id', dir: 'asc' } } });
+      assert.ok(page.total >= sut.expectedUrls);
+      assert.equal(page.rows.length, 2);
+      const detail = await t.api.getUrl({ id: finished.id, urlId: page.rows[0].id });
+      assert.equal(detail.url, page.rows[0].url);
+      assert.ok(Array.isArray(await t.api.getSitemapChildren({ id: finished.id, parentId: null })));
+      const log = await t.api.getLog({ id: finished.id, offset: 0, limit: 50 });
+      assert.ok(log.total >= log.rows.length);
+
+      // After unsubscribing, nothing more is delivered to that listener.
+      const count = progress.length;
+      await finishedCrawl('Events again');
+      assert.equal(progress.length, count);
+    });
+
+    it('exports CSV through its own path (save dialog or download)', async () => {
+      const crawl = await finishedCrawl('Export');
+      const { rows, text } = await t.exportCsv(crawl.id);
+      const lines = text.trim().split(/\r?\n/);
+      assert.ok(rows >= sut.expectedUrls);
+      assert.equal(lines.length, rows + 1, 'a header and one line per row');
+      assert.match(lines[0], /url/i);
+      await assert.rejects(t.api.exportCsv({ id: 'no-such-crawl' }), ApiError);
+    });
+
+    it('deletes a crawl', async () => {
+      const crawl = await t.api.createCrawl({ settings: sut.settings() });
+      assert.equal(await t.api.deleteCrawl({ id: crawl.id }), null);
+      await assert.rejects(t.api.getCrawl({ id: crawl.id }), ApiError);
+      assert.ok(!(await t.api.listCrawls()).some((c) => c.id === crawl.id));
+    });
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * A small in-memory CrawlService for transport tests that must not depend on the engine: it keeps
+ * crawls in a map, "crawls" a fixed list of URLs on start, and emits the service's events.
+ */
+import { EventEmitter } from 'node:events';
+import type { Writable } from 'node:stream';
+import {
+  emptyCounters,
+  type CrawlSettings,
+  type CrawlSummary,
+  type UrlRow,
+} from '../../shared/model.js';
+import type { CrawlService, CrawlServiceEvents, NewCrawl } from '../../electron/service/types.js';
+
+class CodedError extends Error {
+  constructor(
+    public readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const DEFAULTS: CrawlSettings = {
+  startUrl: '',
+  sitemapUrls: [],
+  fetchPages: true,
+  followLinks: true,
+  respectRobots: true,
+  scope: 'host',
+  include: [],
+  exclude: [],
+  maxDepth: null,
+  maxUrls: null,
+  concurrency: 4,
+  perHostConcurrency: 2,
+  delayMs: 0,
+  userAgent: 'Spinneret-test',
+  timeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
+  retries: 1,
+  maxBodyBytes: 1 << 20,
+};
+
+/** An in-memory CrawlService with `pages` URLs per crawl. */
+export function createFakeService(pages = 3): CrawlService & { closed: boolean } {
+  const emitter = new EventEmitter();
+  const crawls = new Map<string, CrawlSummary>();
+  const rows = new Map<string, UrlRow[]>();
+  let defaults = { ...DEFAULTS };
+  let nextId = 1;
+  const must = (id: string) => {
+    const c = crawls.get(id);
+    if (!c) throw new CodedError('NOT_FOUND', `No crawl with id ${id}.`);
+    return c;
+  };
+  const finish = (c: CrawlSummary) => {
+    const list: UrlRow[] = [];
+    for (let i = 0; i < pages; i++) {
+      list.push({ id: i, url: `${c.startUrl}p${i}`, state: 'done', source: i ? 'link' : 'start', depth: i ? 1 : 0, inSitemaps: [], status: 200 });
+    }
+    rows.set(c.id, list);
+    c.counters = { ...emptyCounters(), discovered: pages, fetched: pages };
+    c.counters.byStatusClass['2xx'] = pages;
+    c.status = 'finished';
+    c.finishedAt = Date.now();
+    emitter.emit('progress', { crawlId: c.id, status: c.status, counters: c.counters, rate: 0, nodes: [], log: [], at: Date.now() });
+    emitter.emit('finished', { ...c });
+  };
+  const service: CrawlService & { closed: boolean } = {
+    closed: false,
+    list: () => [...crawls.values()].map((c) => ({ ...c })),
+    get: (id) => ({ ...must(id) }),
+    create(input: NewCrawl) {
+      if (!/^https?:\/\//.test(input.settings.startUrl)) {
+        throw new CodedError('BAD_SETTINGS', 'The start URL must be an http(s) address.');
+      }
+      const now = Date.now();
+      const id = `c${nextId++}`;
+      const c: CrawlSummary = {
+        id,
+        name: input.name ?? input.settings.startUrl,
+        startUrl: input.settings.startUrl,
+        settings: { ...defaults, ...input.settings },
+        status: 'created',
+        counters: emptyCounters(),
+        createdAt: now,
+        updatedAt: now,
+        rate: 0,
+      };
+      crawls.set(id, c);
+      return { ...c };
+    },
+    rename(id, name) {
+      must(id).name = name;
+      return { ...must(id) };
+    },
+    async start(id) {
+      const c = must(id);
+      c.status = 'running';
+      c.startedAt = Date.now();
+      setImmediate(() => finish(c));
+      return { ...c };
+    },
+    async pause(id) {
+      must(id).status = 'paused';
+      return { ...must(id) };
+    },
+    async resume(id) {
+      return service.start(id);
+    },
+    async stop(id) {
+      must(id).status = 'finished';
+      return { ...must(id) };
+    },
+    async delete(id) {
+      must(id);
+      crawls.delete(id);
+    },
+    queryUrls(id, query) {
+      must(id);
+      const all = rows.get(id) ?? [];
+      return { total: all.length, rows: all.slice(query.offset, query.offset + query.limit) };
+    },
+    getUrl(id, urlId) {
+      const row = (rows.get(must(id).id) ?? [])[urlId];
+      if (!row) throw new CodedError('NOT_FOUND', `No URL ${urlId} in crawl ${id}.`);
+      return { ...row, discoveries: [{ source: row.source }] };
+    },
+    sitemapTree: (id) => (must(id), []),
+    log: (id) => (must(id), { total: 0, rows: [] }),
+    async exportCsv(id, out: Writable) {
+      const list = rows.get(must(id).id) ?? [];
+      out.write('url,status\n');
+      for (const r of list) out.write(`${r.url},${r.status ?? ''}\n`);
+      return { rows: list.length };
+    },
+    getDefaults: () => ({ ...defaults }),
+    setDefaults(patch) {
+      defaults = { ...defaults, ...patch };
+      return { ...defaults };
+    },
+    on<E extends keyof CrawlServiceEvents>(event: E, listener: CrawlServiceEvents[E]) {
+      emitter.on(event, listener);
+      return () => void emitter.off(event, listener);
+    },
+    async close() {
+      service.closed = true;
+    },
+  };
+  return service;
+}
