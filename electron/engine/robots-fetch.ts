@@ -98,11 +98,26 @@ export async function fetchRobotsTxt(
   }
 }
 
-/** Rebuilds the rules of a robots.txt saved in a checkpoint, without fetching it again. */
-export function robotsFromCheckpoint(saved: CrawlerCheckpoint['robots'][string], robotsUrl = ''): RobotsTxt {
+type SavedRobots = CrawlerCheckpoint['robots'][string];
+
+/** Parsed rules per saved entry: callers may rebuild from the same entry for every URL they check. */
+const rebuilt = new WeakMap<SavedRobots, { body: string; robotsUrl: string; robots: RobotsTxt }>();
+
+/**
+ * Rebuilds the rules of a robots.txt saved in a checkpoint, without fetching it again. Without
+ * `robotsUrl`, relative Sitemap: lines are dropped (the rules are unaffected). Repeated calls with
+ * the same entry return the same parsed rules.
+ */
+export function robotsFromCheckpoint(saved: SavedRobots, robotsUrl = ''): RobotsTxt {
   switch (saved.outcome) {
-    case 'parsed':
-      return parseRobotsTxt(saved.body ?? '', robotsUrl);
+    case 'parsed': {
+      const body = saved.body ?? '';
+      const hit = rebuilt.get(saved);
+      if (hit && hit.body === body && hit.robotsUrl === robotsUrl) return hit.robots;
+      const robots = parseRobotsTxt(body, robotsUrl);
+      rebuilt.set(saved, { body, robotsUrl, robots });
+      return robots;
+    }
     case 'disallow-all':
       return DISALLOW_ALL;
     default:

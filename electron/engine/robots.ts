@@ -11,6 +11,10 @@ interface Rule {
   allow: boolean;
   /** Pattern length in octets: the longest match wins. */
   priority: number;
+  /** A final `$`: the path must end where the pattern does. */
+  anchored: boolean;
+  /** The pattern (without a final `$`) split at `*`: one piece when it has no wildcard. */
+  pieces: string[];
 }
 
 /** Consecutive user-agent lines and the rules that follow them. */
@@ -66,13 +70,13 @@ export function parseRobotsTxt(body: string, robotsUrl: string): RobotsTxt {
         sawRule = true;
         if (value === '') break; // an empty pattern matches nothing (RFC 9309 2.2.2)
         const pattern = normalizePattern(value);
-        current.rules.push({ pattern, allow: key === 'allow', priority: pattern.length });
+        current.rules.push(compileRule(pattern, key === 'allow'));
         if (key === 'allow') {
           // Google: allowing /dir/index.htm(l) allows /dir/ as well.
           const slash = pattern.lastIndexOf('/');
           if (slash !== -1 && pattern.startsWith('/index.htm', slash)) {
             const dir = pattern.slice(0, slash + 1) + '$';
-            current.rules.push({ pattern: dir, allow: true, priority: dir.length });
+            current.rules.push(compileRule(dir, true));
           }
         }
         break;
@@ -110,6 +114,7 @@ interface Selection {
 
 class ParsedRobots implements RobotsTxt {
   private readonly byToken = new Map<string, Selection>();
+  private readonly byAgent = new Map<string, Selection>();
 
   constructor(
     private readonly groups: Group[],
@@ -124,7 +129,7 @@ class ParsedRobots implements RobotsTxt {
     let disallow = 0;
     for (const rule of rules) {
       if (rule.allow ? rule.priority <= allow : rule.priority <= disallow) continue;
-      if (!matches(path, rule.pattern)) continue;
+      if (!matches(path, rule)) continue;
       if (rule.allow) allow = rule.priority;
       else disallow = rule.priority;
     }
@@ -138,6 +143,8 @@ class ParsedRobots implements RobotsTxt {
 
   /** Groups naming the agent's product token; else the `*` groups; else nothing (all allowed). */
   private select(userAgent: string): Selection {
+    const cached = this.byAgent.get(userAgent);
+    if (cached) return cached;
     const token = productToken(userAgent);
     let sel = this.byToken.get(token);
     if (sel) return sel;
@@ -147,7 +154,10 @@ class ParsedRobots implements RobotsTxt {
       rules: chosen.flatMap((g) => g.rules),
       crawlDelay: chosen.find((g) => g.crawlDelay !== undefined)?.crawlDelay,
     };
-    if (this.byToken.size < 64) this.byToken.set(token, sel);
+    if (this.byToken.size < 64) {
+      this.byToken.set(token, sel);
+      this.byAgent.set(userAgent, sel);
+    }
     return sel;
   }
 }
@@ -287,11 +297,11 @@ function isHex(c: number): boolean {
 function pathParamsQuery(url: string): string {
   let searchStart = 0;
   if (url.startsWith('//')) searchStart = 2;
-  const earlyPath = firstOf(url, '/?;', searchStart);
+  const earlyPath = pathDelimiter(url, searchStart);
   let protocolEnd = url.indexOf('://', searchStart);
   if (earlyPath !== -1 && (protocolEnd === -1 || earlyPath < protocolEnd)) protocolEnd = -1;
   protocolEnd = protocolEnd === -1 ? searchStart : protocolEnd + 3;
-  const pathStart = firstOf(url, '/?;', protocolEnd);
+  const pathStart = pathDelimiter(url, protocolEnd);
   if (pathStart === -1) return '/';
   const hash = url.indexOf('#', searchStart);
   if (hash !== -1 && hash < pathStart) return '/';
@@ -300,22 +310,30 @@ function pathParamsQuery(url: string): string {
   return url.charCodeAt(pathStart) === 47 /* / */ ? path : '/' + path;
 }
 
-function firstOf(s: string, chars: string, from: number): number {
-  for (let i = from; i < s.length; i++) if (chars.includes(s[i]!)) return i;
+/** Index of the first `/`, `?` or `;` from `from`, or -1. */
+function pathDelimiter(s: string, from: number): number {
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 47 || c === 63 || c === 59) return i;
+  }
   return -1;
+}
+
+function compileRule(pattern: string, allow: boolean): Rule {
+  const anchored = pattern.charCodeAt(pattern.length - 1) === 36; /* $ */
+  const body = anchored ? pattern.slice(0, -1) : pattern;
+  return { pattern, allow, priority: pattern.length, anchored, pieces: body.split('*') };
 }
 
 /**
  * Whether a rule's pattern matches the start of the path: `*` is any run of characters, a final
- * `$` anchors the end; everything else (a `$` elsewhere too) is literal. Linear in path length
- * per piece; no regular expressions, so hostile patterns cannot backtrack.
+ * `$` anchors the end; everything else (a `$` elsewhere too) is literal. Greedy leftmost search of
+ * each piece, linear in the path; no regular expressions, so hostile patterns cannot backtrack.
  */
-function matches(path: string, pattern: string): boolean {
-  const anchored = pattern.charCodeAt(pattern.length - 1) === 36; /* $ */
-  const body = anchored ? pattern.slice(0, -1) : pattern;
-  if (!body.includes('*')) return anchored ? path === body : path.startsWith(body);
-  const pieces = body.split('*');
+function matches(path: string, rule: Rule): boolean {
+  const pieces = rule.pieces;
   const first = pieces[0]!;
+  if (pieces.length === 1) return rule.anchored ? path === first : path.startsWith(first);
   if (!path.startsWith(first)) return false;
   let pos = first.length;
   const lastIndex = pieces.length - 1;
@@ -327,6 +345,6 @@ function matches(path: string, pattern: string): boolean {
     pos = at + piece.length;
   }
   const last = pieces[lastIndex]!;
-  if (anchored) return path.length - last.length >= pos && path.endsWith(last);
+  if (rule.anchored) return path.length - last.length >= pos && path.endsWith(last);
   return last === '' || path.indexOf(last, pos) !== -1;
 }

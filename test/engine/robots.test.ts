@@ -289,6 +289,8 @@ test('fetchRobotsTxt: 2xx is parsed and the body kept for the checkpoint', async
   assert.equal(again.isAllowed('https://example.com/private/x', 'bot'), false);
   assert.equal(again.isAllowed('https://example.com/public', 'bot'), true);
   assert.deepEqual(again.sitemaps, ['https://example.com/sitemap.xml']);
+  const saved = { outcome: 'parsed' as const, body: text };
+  assert.equal(robotsFromCheckpoint(saved), robotsFromCheckpoint(saved), 'parsed once per saved entry');
   // Without the URL only absolute sitemaps survive; the rules are the same.
   assert.deepEqual(robotsFromCheckpoint({ outcome: 'parsed', body: text }).sitemaps, []);
 });
