@@ -33,7 +33,7 @@ export interface HttpFetcherOptions {
   maxRetryAfterMs?: number;
   /** Default 10. */
   maxRedirects?: number;
-  /** Decoded bytes; past it the body stream errors EngineError('BODY_TOO_LARGE'). */
+  /** Decoded bytes; past it the body stream errors EngineError(BODY_TOO_LARGE). */
   maxBodyBytes: number;
   perHostConcurrency: number;
   /** Minimum gap between request starts to one host. */
@@ -53,10 +53,16 @@ export interface HttpFetcherStats {
 }
 
 export type HttpFetcherHandle = HttpFetcher & {
-  /** Raises a host's gap between request starts (robots.txt Crawl-delay); host as in URL.host. */
+  /** Raises a host's gap between request starts (robots.txt Crawl-delay); a hostname, a port is ignored. */
   setHostDelay(host: string, delayMs: number): void;
   stats(): HttpFetcherStats;
 };
+
+/**
+ * The code of a body past maxBodyBytes: the one FetchResponse documents in types.ts (and that the
+ * sitemap list and robots fetch test for).
+ */
+export const BODY_TOO_LARGE = 'EBODY_TOO_LARGE';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
@@ -86,11 +92,16 @@ interface Exchange {
   wireBytes: number;
   /** Ends the exchange early (timeout, abort, close): errors the body with `err` and cuts the socket. */
   cut(err: EngineError): void;
+  /** True once the slot is released: the raw response ended, closed or failed. */
+  done: boolean;
+  onDone?: () => void;
 }
 
 /** State of one fetch() across its hops and attempts. */
 interface FetchContext {
   opts: FetchOptions;
+  /** Aborts with an EngineError when the caller's signal fires; absent when the caller gave none. */
+  signal?: AbortSignal;
   startedAt?: number;
 }
 
@@ -131,7 +142,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
 
   /** Sends one request through the limiter; resolves once the headers are in. */
   async function send(url: URL, ctx: FetchContext): Promise<Exchange> {
-    const release = await limiter.acquire(url.host, ctx.opts.signal);
+    const release = await limiter.acquire(url.hostname, ctx.signal);
     if (closedWith) {
       release();
       throw closedWith;
@@ -147,7 +158,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       if (exchange) exchange.cut(err);
       else ac.abort(err);
     };
-    const onUserAbort = () => cancel(new EngineError('ABORTED', `The fetch of ${href} was aborted`));
+    const onUserAbort = () => cancel(ctx.signal!.reason as EngineError);
     const timer = setTimeout(
       () => cancel(new EngineError('TIMEOUT', `${href} did not answer in full within ${options.timeoutMs} ms`)),
       options.timeoutMs,
@@ -158,11 +169,15 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       settled = true;
       clearTimeout(timer);
       cancellers.delete(cancel);
-      ctx.opts.signal?.removeEventListener('abort', onUserAbort);
+      ctx.signal?.removeEventListener('abort', onUserAbort);
       release();
+      if (exchange) {
+        exchange.done = true;
+        exchange.onDone?.();
+      }
     };
     cancellers.add(cancel);
-    ctx.opts.signal?.addEventListener('abort', onUserAbort, { once: true });
+    ctx.signal?.addEventListener('abort', onUserAbort, { once: true });
 
     let res: IncomingMessage;
     try {
@@ -188,6 +203,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       status: res.statusCode ?? 0,
       headers: joinHeaders(res.headersDistinct),
       wireBytes: 0,
+      done: false,
       cut(err) {
         ex.body?.destroy(err);
         res.destroy();
@@ -219,7 +235,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       const retryAfter =
         ex.status === 429 || ex.status === 503 ? parseRetryAfter(ex.headers['retry-after']) : undefined;
       // The server asked the whole host to wait, not just this URL.
-      if (retryAfter !== undefined) limiter.pauseHost(url.host, Math.min(retryAfter, maxRetryAfterMs));
+      if (retryAfter !== undefined) limiter.pauseHost(url.hostname, Math.min(retryAfter, maxRetryAfterMs));
       if (attempt >= retries || (retryAfter !== undefined && retryAfter > maxRetryAfterMs)) return ex;
       discard(ex);
       const reason =
@@ -231,7 +247,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
   async function pauseBeforeRetry(url: URL, attempt: number, delayMs: number, reason: string, ctx: FetchContext) {
     counters.retries++;
     options.onRetry?.({ url: url.href, attempt: attempt + 1, delayMs, reason });
-    await sleep(delayMs, ctx.opts.signal, url.href);
+    await sleep(delayMs, ctx.signal);
   }
 
   function backoff(attempt: number): number {
@@ -239,7 +255,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
     return Math.round(full / 2 + (Math.random() * full) / 2);
   }
 
-  function sleep(ms: number, signal: AbortSignal | undefined, href: string): Promise<void> {
+  function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       const done = (err?: EngineError) => {
         clearTimeout(timer);
@@ -248,7 +264,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
         if (err) reject(err);
         else resolve();
       };
-      const onAbort = () => done(new EngineError('ABORTED', `The fetch of ${href} was aborted`));
+      const onAbort = () => done(signal!.reason as EngineError);
       const timer = setTimeout(done, ms);
       cancellers.add(done);
       if (signal?.aborted) onAbort();
@@ -258,16 +274,37 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
 
   async function fetch(url: string, opts: FetchOptions = {}): Promise<FetchResponse> {
     if (closedWith) throw closedWith;
-    let current = parseHttpUrl(url);
+    const current = parseHttpUrl(url);
+    const aborted = () => new EngineError('ABORTED', `The fetch of ${url} was aborted`);
+    if (opts.signal?.aborted) throw aborted();
     const ctx: FetchContext = { opts };
+    let unwatch = () => {};
+    if (opts.signal) {
+      const inner = new AbortController();
+      ctx.signal = inner.signal;
+      unwatch = watchAbort(opts.signal, () => inner.abort(aborted()));
+    }
+    try {
+      const response = await followRedirects(url, current, ctx);
+      // The caller's signal must reach the body until the response is over.
+      if (response.done) unwatch();
+      else response.onDone = unwatch;
+      return toFetchResponse(url, response, response.chain, opts.maxBodyBytes ?? options.maxBodyBytes, ctx.startedAt!);
+    } catch (err) {
+      unwatch();
+      throw err;
+    }
+  }
+
+  /** Sends `first` and each hop its redirects lead to; resolves with the final exchange. */
+  async function followRedirects(url: string, first: URL, ctx: FetchContext): Promise<Exchange & { chain: RedirectHop[] }> {
+    let current = first;
     const chain: RedirectHop[] = [];
     const seen = new Set([withoutHash(current)]);
     for (;;) {
       const ex = await sendWithRetries(current, ctx);
       const location = ex.headers.location;
-      if (!REDIRECT_STATUSES.has(ex.status) || location === undefined) {
-        return toFetchResponse(url, ex, chain, opts.maxBodyBytes ?? options.maxBodyBytes, ctx.startedAt!);
-      }
+      if (!REDIRECT_STATUSES.has(ex.status) || location === undefined) return Object.assign(ex, { chain });
       discard(ex);
       chain.push({ url: current.href, status: ex.status });
       const next = resolveRedirect(location, current);
@@ -296,12 +333,40 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       httpsAgent.destroy();
     },
     setHostDelay(host, delayMs) {
-      limiter.setHostDelay(host, delayMs);
+      limiter.setHostDelay(hostnameOf(host), delayMs);
     },
     stats() {
       return { inFlight: limiter.inFlight(), requests: counters.requests, retries: counters.retries };
     },
   };
+}
+
+// ---------------------------------------------------------------- abort signals
+
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `onAbort` when `signal` aborts; returns the unsubscribe. One real listener per signal, so
+ * a crawl-wide signal shared by hundreds of fetches does not trip Node's listener-leak warning.
+ */
+function watchAbort(signal: AbortSignal, onAbort: () => void): () => void {
+  let watchers = abortWatchers.get(signal);
+  if (!watchers) {
+    const set = new Set<() => void>();
+    watchers = set;
+    abortWatchers.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const watcher of [...set]) watcher();
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  watchers.add(onAbort);
+  const set = watchers;
+  return () => void set.delete(onAbort);
 }
 
 // ---------------------------------------------------------------- responses
@@ -382,7 +447,7 @@ function capBody(href: string, limit: number): Transform {
 }
 
 function tooLarge(href: string, limit: number, why: string): EngineError {
-  return new EngineError('BODY_TOO_LARGE', `The body of ${href} exceeds the limit of ${limit} bytes (${why})`);
+  return new EngineError(BODY_TOO_LARGE, `The body of ${href} exceeds the limit of ${limit} bytes (${why})`);
 }
 
 /** Decoders for a Content-Encoding list, in the order to apply them; an error for an unknown coding. */
@@ -478,6 +543,15 @@ function resolveRedirect(location: string, from: URL): URL {
     throw new EngineError('INVALID_REDIRECT', `${from.href} redirects to "${location}", which is not an http or https URL`);
   }
   return next;
+}
+
+/** "example.com:8080" → "example.com"; the limiter keys hosts by name, whatever the port. */
+function hostnameOf(host: string): string {
+  try {
+    return new URL(`http://${host}`).hostname;
+  } catch {
+    return host.toLowerCase();
+  }
 }
 
 function withoutHash(url: URL): string {

@@ -1,11 +1,11 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { createHttpFetcher, type HttpFetcherOptions } from '../../electron/engine/http.js';
+import { BODY_TOO_LARGE, createHttpFetcher, type HttpFetcherOptions } from '../../electron/engine/http.js';
 import { parseRetryAfter } from '../../electron/engine/retry-after.js';
 import type { EngineError } from '../../electron/engine/types.js';
 
@@ -421,6 +421,40 @@ describe('HttpFetcher: timeouts and limits', () => {
     }
   });
 
+  it('fails a connection whose TLS handshake stalls with TIMEOUT after connectTimeoutMs', async () => {
+    // Accepts TCP, never speaks TLS: only the connect(+TLS) timer can end it, well before timeoutMs.
+    const sockets = new Set<net.Socket>();
+    const server = net.createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const f = fetcher({ connectTimeoutMs: 100, timeoutMs: 5000, retries: 1 });
+      await assert.rejects(f.fetch(`https://127.0.0.1:${port}/`), (e: EngineError) => {
+        assert.equal(e.code, 'TIMEOUT');
+        assert.match(e.message, /connecting took longer than 100 ms/);
+        return true;
+      });
+      assert.equal(sockets.size, 2);
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      await new Promise((r) => server.close(r));
+    }
+  });
+
+  it('errors a body cut off mid-way with CONNECTION_RESET', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Length': 1000 });
+      res.write('only part');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    try {
+      const r = await fetcher().fetch(`${s.origin}/`);
+      await assert.rejects(readAll(r.body), code('CONNECTION_RESET'));
+    } finally {
+      await s.close();
+    }
+  });
+
   it('errors a body that stalls after the headers with TIMEOUT', async () => {
     const s = await serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html' });
@@ -439,6 +473,10 @@ describe('HttpFetcher: timeouts and limits', () => {
     }
   });
 
+  it('uses the body-too-large code FetchResponse documents', () => {
+    assert.equal(BODY_TOO_LARGE, 'EBODY_TOO_LARGE');
+  });
+
   it('errors a body with a Content-Length over maxBodyBytes with BODY_TOO_LARGE, keeping the status', async () => {
     const big = Buffer.alloc(5000, 'a');
     const s = await serve((_req, res) => res.writeHead(200, { 'Content-Length': big.length }).end(big));
@@ -446,7 +484,7 @@ describe('HttpFetcher: timeouts and limits', () => {
       const f = fetcher({ maxBodyBytes: 1000 });
       const r = await f.fetch(`${s.origin}/`);
       assert.equal(r.status, 200);
-      await assert.rejects(readAll(r.body), code('BODY_TOO_LARGE'));
+      await assert.rejects(readAll(r.body), code(BODY_TOO_LARGE));
       // The per-request limit overrides the client's.
       const ok = await f.fetch(`${s.origin}/`, { maxBodyBytes: 10_000 });
       assert.equal((await readAll(ok.body)).length, 5000);
@@ -468,9 +506,9 @@ describe('HttpFetcher: timeouts and limits', () => {
     });
     try {
       const f = fetcher({ maxBodyBytes: 4000 });
-      await assert.rejects(readAll((await f.fetch(`${s.origin}/chunked`)).body), code('BODY_TOO_LARGE'));
+      await assert.rejects(readAll((await f.fetch(`${s.origin}/chunked`)).body), code(BODY_TOO_LARGE));
       const gz = await f.fetch(`${s.origin}/gzip`);
-      await assert.rejects(readAll(gz.body), code('BODY_TOO_LARGE'));
+      await assert.rejects(readAll(gz.body), code(BODY_TOO_LARGE));
       assert.ok(gz.wireBytes() < 4000);
     } finally {
       await s.close();
@@ -503,6 +541,32 @@ describe('HttpFetcher: timeouts and limits', () => {
       ac.abort();
       await assert.rejects(reading, code('ABORTED'));
     } finally {
+      await s.close();
+    }
+  });
+
+  it('shares one listener per caller signal across many fetches, and aborts them all', async () => {
+    const s = await serve(() => {}); // never answers
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const ac = new AbortController();
+      const f = fetcher({ timeoutMs: 5000, perHostConcurrency: 5 });
+      // 5 in flight, 15 waiting for a slot: all watch the same signal.
+      const all = Array.from({ length: 20 }, (_, i) => f.fetch(`${s.origin}/${i}`, { signal: ac.signal }));
+      while (s.hits.length < 5) await new Promise((r) => setTimeout(r, 5));
+      ac.abort();
+      const results = await Promise.allSettled(all);
+      for (const r of results) {
+        assert.equal(r.status, 'rejected');
+        assert.equal((r as PromiseRejectedResult).reason.code, 'ABORTED');
+      }
+      assert.equal(f.stats().inFlight, 0);
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(warnings.map((w) => w.name), []);
+    } finally {
+      process.off('warning', onWarning);
       await s.close();
     }
   });
@@ -539,7 +603,7 @@ describe('HttpFetcher: politeness', () => {
       await Promise.all([get('/1'), get('/2'), get('/3')]);
       const gaps = s.hits.slice(1).map((h, i) => h.at - s.hits[i]!.at);
       for (const g of gaps) assert.ok(g >= 55, `gap ${g} ms`);
-      f.setHostDelay(new URL(s.origin).host, 150);
+      f.setHostDelay('127.0.0.1', 150); // a hostname: politeness is per host, whatever the port
       await Promise.all([get('/4'), get('/5')]);
       assert.ok(s.hits[4]!.at - s.hits[3]!.at >= 140, `raised gap ${s.hits[4]!.at - s.hits[3]!.at} ms`);
     } finally {
