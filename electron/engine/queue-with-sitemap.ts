@@ -1,0 +1,110 @@
+/**
+ * RequestQueueWithSitemap: one queue in front of a RequestQueue and a SitemapRequestList.
+ * Start URLs, links and sitemap entries all go through the same RequestQueue (one dedup authority);
+ * sitemap entries are moved over only when the queue runs low, so the list is read as needed.
+ */
+import type { MemoryRequestQueue } from './request-queue.js';
+import type { SitemapRequestList } from './sitemap/request-list.js';
+import type { AddRequestResult, Request, RequestInit } from './types.js';
+import { tryUniqueKey } from './url.js';
+
+/** What becomes of a sitemap entry: fetched, only recorded, or dropped. */
+export type AdmitDecision = 'queued' | 'listed' | 'skip';
+
+export interface RequestQueueWithSitemapOptions {
+  queue: MemoryRequestQueue;
+  list: SitemapRequestList;
+  /** Pending requests below which entries are moved from the list, and the most moved at once. Default 1000. */
+  batchSize?: number;
+  /** Decides per sitemap entry (its uniqueKey already set); default 'queued'. */
+  filter?(init: RequestInit): AdmitDecision;
+  /** A sitemap entry whose URL is not a valid http(s) URL; it is dropped. */
+  onInvalid?(init: RequestInit): void;
+}
+
+export class RequestQueueWithSitemap {
+  readonly queue: MemoryRequestQueue;
+  readonly list: SitemapRequestList;
+  private readonly batchSize: number;
+  private readonly filter?: (init: RequestInit) => AdmitDecision;
+  private readonly onInvalid?: (init: RequestInit) => void;
+  private refilling: Promise<void> | null = null;
+  private nSkipped = 0;
+  private nInvalid = 0;
+
+  constructor(opts: RequestQueueWithSitemapOptions) {
+    this.queue = opts.queue;
+    this.list = opts.list;
+    this.batchSize = Math.max(1, opts.batchSize ?? 1000);
+    this.filter = opts.filter;
+    this.onInvalid = opts.onInvalid;
+  }
+
+  /** Next request to fetch, topping the queue up from the sitemaps first when it runs low. */
+  async fetchNextRequest(): Promise<Request | null> {
+    if (this.queue.pendingCount() < this.batchSize) await this.refill();
+    return this.queue.fetchNextRequest();
+  }
+
+  /** Admits a start URL or a link ('listed': recorded as handled, never fetched). */
+  addRequest(init: RequestInit, as: 'queued' | 'listed' = 'queued'): AddRequestResult {
+    return this.queue.addRequest(init, { handled: as === 'listed' });
+  }
+
+  markRequestHandled(request: Request): void {
+    this.queue.markRequestHandled(request);
+  }
+
+  reclaimRequest(request: Request, opts?: { forefront?: boolean }): void {
+    this.queue.reclaimRequest(request, opts);
+  }
+
+  /** Nothing pending in the queue and nothing left in the sitemaps (requests may be in flight). */
+  async isEmpty(): Promise<boolean> {
+    return this.queue.isEmpty() && (await this.list.isEmpty());
+  }
+
+  /** Nothing pending, nothing in flight, nothing left in the sitemaps. */
+  async isFinished(): Promise<boolean> {
+    return this.queue.isFinished() && (await this.list.isFinished());
+  }
+
+  /** Sitemap entries the filter dropped. */
+  skippedCount(): number {
+    return this.nSkipped;
+  }
+
+  /** Sitemap entries dropped for an invalid URL. */
+  invalidCount(): number {
+    return this.nInvalid;
+  }
+
+  /** Moves up to batchSize entries from the list, stopping once batchSize requests are pending. */
+  private refill(): Promise<void> {
+    // Concurrent callers share one refill: the list is a sequence.
+    this.refilling ??= this.moveBatch().finally(() => {
+      this.refilling = null;
+    });
+    return this.refilling;
+  }
+
+  private async moveBatch(): Promise<void> {
+    for (let moved = 0; moved < this.batchSize && this.queue.pendingCount() < this.batchSize; moved++) {
+      const init = await this.list.fetchNext();
+      if (init === null) return;
+      const uniqueKey = init.uniqueKey ?? tryUniqueKey(init.url);
+      if (uniqueKey === null) {
+        this.nInvalid++;
+        this.onInvalid?.(init);
+        continue;
+      }
+      init.uniqueKey = uniqueKey;
+      const decision = this.filter ? this.filter(init) : 'queued';
+      if (decision === 'skip') {
+        this.nSkipped++;
+        continue;
+      }
+      this.queue.addRequest(init, { handled: decision === 'listed' });
+    }
+  }
+}

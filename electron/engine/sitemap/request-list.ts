@@ -1,0 +1,705 @@
+/**
+ * SitemapRequestList: turns sitemap URLs into RequestInits lazily, one sitemap at a time.
+ *
+ * - Streams: one sitemap is open at a time and parsed one batch at a time, only when an entry is
+ *   asked for. Its body is drained to a spool file as fast as it arrives and parsed from there: the
+ *   fetcher's timeout covers the whole body and a response holds a per-host slot until it ends, so
+ *   a socket left paused for the crawler's pace would time out, or starve page fetches of its host.
+ * - Breadth-first: child sitemaps of an index are queued at the back in the order listed, so a tree
+ *   is read level by level in document order. A sitemap handed in with a response already fetched
+ *   (addSitemap with `response`) jumps the queue, so its socket is not left waiting.
+ * - One read per sitemap: every uniqueKey seen (listed URLs and redirect targets) is remembered; a
+ *   sitemap listed again is a problem on the node that listed it (SITEMAP_CYCLE when it is that node
+ *   or one of its ancestors, DUPLICATE_SITEMAP otherwise) and is not fetched.
+ * - Resumable: getState() holds the tree, the queue, the seen set, and how many items of the sitemap
+ *   in progress were consumed; on resume that sitemap is read again and those items skipped.
+ */
+import { randomBytes } from 'node:crypto';
+import { open as openFile, unlink, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Problem, SitemapNode, SitemapType, SitemapUrlEntry } from '../../../shared/model.js';
+import {
+  EngineError,
+  type FetchResponse,
+  type HttpFetcher,
+  type KeyValueStore,
+  type RequestInit,
+  type SitemapItem,
+  type SitemapLimits,
+  type SitemapSummary,
+} from '../types.js';
+import { tryUniqueKey } from '../url.js';
+import { resolveLimits } from './limits.js';
+import { streamSitemap } from './stream.js';
+
+export interface SitemapRequestListOptions {
+  /** Root sitemaps (ignored when `state` is given: they are in it). */
+  sitemapUrls: string[];
+  fetcher: HttpFetcher;
+  /** Tree parent of the roots, e.g. the robots.txt node id. */
+  parentId?: string | null;
+  /** Total URL entries to hand out; after that the list is finished and unread sitemaps are skipped. */
+  limit?: number;
+  /** Copied onto every RequestInit produced (userData by reference: do not mutate it). */
+  label?: string;
+  userData?: Record<string, unknown>;
+  limits?: Partial<SitemapLimits>;
+  /** Entries per parser batch (the most the list holds ahead). Default 256. */
+  batchSize?: number;
+  /** robots.txt check before fetching a sitemap; a disallowed one is 'skipped' with a problem. */
+  isAllowed?(url: string): boolean;
+  /** Filter for child sitemaps listed by an index; a rejected one is 'skipped' with a problem. */
+  keepSitemap?(url: string): boolean;
+  /** Every add or change of a tree node (a copy of the whole node). */
+  onNode?(node: SitemapNode): void;
+  /** Every problem recorded, including those past a node's stored-problem cap. */
+  onProblem?(nodeId: string, p: Problem): void;
+  /** Resume from getState(). */
+  state?: SitemapRequestListState;
+  /** Folder for the spool file of the sitemap being read (deleted when read). Default: the OS temp dir. */
+  spoolDir?: string;
+}
+
+/** A sitemap waiting to be read. */
+export interface PendingSitemap {
+  id: string;
+  url: string;
+  parentId: string | null;
+  lastmod?: string;
+}
+
+/** JSON-serialisable progress of a SitemapRequestList. */
+export interface SitemapRequestListState {
+  version: 1;
+  /** URL entries handed out. */
+  processedCount: number;
+  /** Every node of the tree, finished ones with their data. */
+  nodes: SitemapNode[];
+  /** Sitemaps queued, in order. */
+  pending: PendingSitemap[];
+  /** The sitemap being read, and how many of its items were consumed. */
+  current: (PendingSitemap & { consumed: number }) | null;
+  /** uniqueKey → node id, for every sitemap URL and redirect target seen. */
+  seen: [string, string][];
+  /** True once the limit stopped the list. */
+  limitReached: boolean;
+}
+
+interface Queued extends PendingSitemap {
+  /** A response already fetched by someone else (not persisted: refetched on resume). */
+  response?: FetchResponse;
+  /** Items to skip: consumed before a resume. */
+  skip?: number;
+}
+
+interface Reading {
+  item: Queued;
+  node: SitemapNode;
+  response: FetchResponse;
+  spool: BodySpool;
+  gen: AsyncGenerator<SitemapItem[], SitemapSummary, void>;
+  batch: SitemapItem[];
+  pos: number;
+  /** Items consumed (URL entries handed out, child sitemaps queued, problems recorded). */
+  consumed: number;
+  skip: number;
+  urls: number;
+  children: number;
+}
+
+const ACCEPT = 'application/xml,text/xml;q=0.9,application/rss+xml;q=0.9,application/atom+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+/** Problems stored on one node; more still go to onProblem. */
+const MAX_NODE_PROBLEMS = 100;
+
+export class SitemapRequestList {
+  private readonly opts: SitemapRequestListOptions;
+  private readonly tree = new Map<string, SitemapNode>();
+  /** uniqueKey → node id (a node's own key, and its redirect target's). */
+  private readonly seen = new Map<string, string>();
+  /** Sitemaps handed in with a response: read before the rest. */
+  private readonly front: Queued[] = [];
+  private readonly queue: Queued[] = [];
+  private queueHead = 0;
+  private reading: Reading | null = null;
+  /** The sitemap being fetched (between the queue and `reading`). */
+  private opening: Queued | null = null;
+  /** The entry peeked at by isFinished(), not yet handed out. */
+  private peeked: { entry: SitemapUrlEntry; sitemapUrl: string } | null = null;
+  private processed = 0;
+  private limitReached = false;
+  private lock: Promise<unknown> = Promise.resolve();
+
+  constructor(opts: SitemapRequestListOptions) {
+    this.opts = opts;
+    if (opts.state) this.restore(opts.state);
+    else for (const url of opts.sitemapUrls) this.addSitemap(url, { parentId: opts.parentId ?? null });
+  }
+
+  /** A list restored from `store[persistStateKey]` when present, otherwise a fresh one. */
+  static async open(
+    opts: SitemapRequestListOptions & { store?: KeyValueStore; persistStateKey?: string },
+  ): Promise<SitemapRequestList> {
+    const { store, persistStateKey, ...rest } = opts;
+    let state = rest.state;
+    if (!state && store && persistStateKey && store.has(persistStateKey)) {
+      state = store.get<SitemapRequestListState>(persistStateKey);
+    }
+    return new SitemapRequestList({ ...rest, state });
+  }
+
+  /** The next URL entry as a RequestInit, or null when every sitemap is read (or the limit is hit). */
+  fetchNext(): Promise<RequestInit | null> {
+    return this.serial(async () => {
+      if (!(await this.peek())) return null;
+      const { entry, sitemapUrl } = this.peeked!;
+      this.peeked = null;
+      this.reading!.consumed++;
+      this.processed++;
+      const init: RequestInit = { url: entry.loc, source: 'sitemap', depth: 0, discoveredFrom: sitemapUrl, sitemapEntry: entry };
+      if (this.opts.label !== undefined) init.label = this.opts.label;
+      if (this.opts.userData !== undefined) init.userData = this.opts.userData;
+      return init;
+    });
+  }
+
+  /**
+   * Queues a sitemap found outside the roots: announced by robots.txt, or a page that turned out to
+   * be XML (pass its `response` so it is not fetched twice). A known sitemap is not queued again.
+   */
+  addSitemap(url: string, o: { parentId?: string | null; lastmod?: string; response?: FetchResponse } = {}): void {
+    const parentId = o.parentId ?? null;
+    const id = tryUniqueKey(url);
+    if (id === null) {
+      o.response?.body.destroy();
+      const p: Problem = { code: 'INVALID_SITEMAP_URL', message: `"${url}" is not a valid http(s) sitemap URL.`, url };
+      if (parentId !== null && this.tree.has(parentId)) this.addProblem(this.tree.get(parentId)!, p, true);
+      else this.opts.onProblem?.(parentId ?? url, p);
+      return;
+    }
+    if (this.seen.has(id)) {
+      o.response?.body.destroy();
+      const parent = parentId === null ? undefined : this.tree.get(parentId);
+      if (parent) this.addProblem(parent, this.repeatProblem(url, id, parent.id), true);
+      return;
+    }
+    this.seen.set(id, id);
+    const node = newNode(id, url, parentId, o.lastmod);
+    this.tree.set(id, node);
+    if (this.limitReached) {
+      this.addProblem(node, limitProblem(this.opts.limit ?? 0), false);
+      node.state = 'skipped';
+      this.emit(node);
+      return;
+    }
+    this.emit(node);
+    const item: Queued = { id, url, parentId, ...(o.lastmod ? { lastmod: o.lastmod } : {}) };
+    if (o.response) this.front.push({ ...item, response: o.response });
+    else this.queue.push(item);
+  }
+
+  /** True when no entry is left to hand out (reads ahead to find out). */
+  isFinished(): Promise<boolean> {
+    return this.serial(async () => !(await this.peek()));
+  }
+
+  /** Same as isFinished: a list has no requests in progress of its own. */
+  isEmpty(): Promise<boolean> {
+    return this.isFinished();
+  }
+
+  /** URL entries handed out. */
+  processedCount(): number {
+    return this.processed;
+  }
+
+  getState(): SitemapRequestListState {
+    const strip = (q: Queued): PendingSitemap => ({
+      id: q.id,
+      url: q.url,
+      parentId: q.parentId,
+      ...(q.lastmod ? { lastmod: q.lastmod } : {}),
+    });
+    const pending = [...this.front, ...this.queue.slice(this.queueHead)].map(strip);
+    let current: SitemapRequestListState['current'] = null;
+    // Items still to be skipped were consumed in an earlier run: they count as consumed.
+    if (this.reading) current = { ...strip(this.reading.item), consumed: this.reading.consumed + this.reading.skip };
+    else if (this.opening) current = { ...strip(this.opening), consumed: this.opening.skip ?? 0 };
+    return {
+      version: 1,
+      processedCount: this.processed,
+      nodes: [...this.tree.values()].map(copyNode),
+      pending,
+      current,
+      seen: [...this.seen],
+      limitReached: this.limitReached,
+    };
+  }
+
+  /** Writes getState() to `store` under `key`. */
+  persist(store: KeyValueStore, key: string): void {
+    store.set(key, this.getState());
+  }
+
+  /** Every node of the tree (copies). */
+  nodes(): SitemapNode[] {
+    return [...this.tree.values()].map(copyNode);
+  }
+
+  /** Stops reading: closes the sitemap in progress and deletes its spool. The state stays resumable. */
+  async close(): Promise<void> {
+    const r = this.reading;
+    if (!r) return;
+    await r.gen.return(undefined as never).catch(() => undefined);
+    await r.spool.dispose();
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  /** Runs calls one after another: reading is a sequence, whatever the callers do. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Advances to the next URL entry (kept in `peeked`); false when there is none. */
+  private async peek(): Promise<boolean> {
+    for (;;) {
+      if (this.opts.limit !== undefined && this.processed >= this.opts.limit) {
+        this.stopAtLimit();
+        return false;
+      }
+      if (this.peeked) return true;
+      const r = this.reading;
+      if (!r) {
+        const next = this.front.shift() ?? this.queue[this.queueHead];
+        if (!next) return false;
+        if (next === this.queue[this.queueHead]) {
+          this.queue[this.queueHead++] = undefined as never; // let it go
+          if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+            this.queue.splice(0, this.queueHead);
+            this.queueHead = 0;
+          }
+        }
+        this.opening = next;
+        try {
+          await this.open(next);
+        } finally {
+          this.opening = null;
+        }
+        continue;
+      }
+      if (r.pos < r.batch.length) {
+        const item = r.batch[r.pos++]!;
+        if (item.kind === 'url') r.urls++;
+        else if (item.kind === 'sitemap') r.children++;
+        if (r.skip > 0) {
+          // Consumed before a resume or a broken read: already handed out / queued / recorded.
+          r.skip--;
+          r.consumed++;
+          continue;
+        }
+        if (item.kind === 'url') {
+          this.peeked = { entry: item.entry, sitemapUrl: r.item.url };
+          return true;
+        }
+        if (item.kind === 'sitemap') this.addChild(r, item.loc, item.lastmod);
+        else this.addProblem(r.node, item.problem, false);
+        r.consumed++;
+        continue;
+      }
+      let step: IteratorResult<SitemapItem[], SitemapSummary>;
+      try {
+        step = await r.gen.next();
+      } catch (err) {
+        this.readFailed(r, err);
+        continue;
+      }
+      if (step.done) this.finishReading(r, step.value);
+      else {
+        r.batch = step.value;
+        r.pos = 0;
+      }
+    }
+  }
+
+  /** Fetches a queued sitemap and starts streaming it; failures end on its node. */
+  private async open(item: Queued): Promise<void> {
+    const node = this.tree.get(item.id) ?? newNode(item.id, item.url, item.parentId, item.lastmod);
+    this.tree.set(item.id, node);
+    let response = item.response;
+    if (!response) {
+      if (this.opts.isAllowed && !this.opts.isAllowed(item.url)) {
+        node.state = 'skipped';
+        this.addProblem(node, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${item.url}; the sitemap was not fetched.` }, false);
+        this.emit(node);
+        return;
+      }
+      node.state = 'fetching';
+      this.emit(node);
+      try {
+        response = await this.opts.fetcher.fetch(item.url, { accept: ACCEPT, maxBodyBytes: this.maxBody() });
+      } catch (err) {
+        const e = asProblem(err, 'NETWORK_ERROR', item.url);
+        node.state = 'error';
+        this.addProblem(node, e, false);
+        this.emit(node);
+        return;
+      }
+    } else {
+      node.state = 'fetching';
+      this.emit(node);
+    }
+
+    node.httpStatus = response.status;
+    if (response.finalUrl && response.finalUrl !== item.url) node.finalUrl = response.finalUrl;
+    if (response.status < 200 || response.status >= 300) {
+      response.body.destroy();
+      node.state = 'error';
+      node.bytes = response.wireBytes();
+      this.addProblem(node, httpProblem(response.status, item.url), false);
+      this.emit(node);
+      return;
+    }
+    const finalKey = response.finalUrl ? tryUniqueKey(response.finalUrl) : null;
+    if (finalKey !== null && finalKey !== item.id) {
+      const known = this.seen.get(finalKey);
+      if (known !== undefined && known !== item.id) {
+        // Redirected to a sitemap already read or queued (often back to its parent): read it once.
+        response.body.destroy();
+        node.state = 'skipped';
+        const cycle = this.isSelfOrAncestor(known, item.id);
+        this.addProblem(node, {
+          code: cycle ? 'SITEMAP_CYCLE' : 'DUPLICATE_SITEMAP',
+          message: cycle
+            ? `${item.url} redirects to ${response.finalUrl}, which listed it: not read again.`
+            : `${item.url} redirects to ${response.finalUrl}, which is already read or queued: not read twice.`,
+          url: response.finalUrl,
+        }, false);
+        this.emit(node);
+        return;
+      }
+      this.seen.set(finalKey, item.id);
+    }
+
+    let spool: BodySpool;
+    try {
+      spool = await BodySpool.start(response.body, this.opts.spoolDir ?? tmpdir());
+    } catch (err) {
+      response.body.destroy();
+      node.state = 'error';
+      this.addProblem(node, asProblem(err, 'SPOOL_FAILED', item.url), false);
+      this.emit(node);
+      return;
+    }
+    const gen = streamSitemap(spool.read(), {
+      url: response.finalUrl || item.url,
+      limits: this.opts.limits,
+      batchSize: this.opts.batchSize ?? 256,
+      contentType: response.headers['content-type'],
+    });
+    this.reading = {
+      item,
+      node,
+      response,
+      spool,
+      gen,
+      batch: [],
+      pos: 0,
+      consumed: 0,
+      skip: item.skip ?? 0,
+      urls: 0,
+      children: 0,
+    };
+  }
+
+  private finishReading(r: Reading, summary: SitemapSummary): void {
+    this.reading = null;
+    void r.spool.dispose();
+    const node = r.node;
+    node.type = summary.type;
+    node.gzip = summary.gzip;
+    node.uncompressedBytes = summary.uncompressedBytes;
+    node.urlCount = summary.urlCount;
+    node.childCount = summary.childCount;
+    node.bytes = r.response.wireBytes();
+    if (summary.fatal) {
+      // Entries read before the fatal problem were handed out and stay. The parser yields the
+      // fatal problem as an item too: record it once.
+      node.state = 'error';
+      const f = summary.fatal;
+      if (!node.problems.some((p) => p.code === f.code && p.message === f.message)) this.addProblem(node, f, false);
+    } else {
+      node.state = 'done';
+    }
+    this.emit(node);
+  }
+
+  /**
+   * Reading threw (the parser turns body failures into a fatal problem, so this is the spool's disk
+   * failing, or a parser bug): the node ends in error, entries handed out stay.
+   */
+  private readFailed(r: Reading, err: unknown): void {
+    this.reading = null;
+    void r.spool.dispose();
+    const p = asProblem(err, 'SITEMAP_READ_FAILED', r.item.url);
+    const node = r.node;
+    node.state = 'error';
+    node.urlCount = r.urls;
+    node.childCount = r.children;
+    node.bytes = r.response.wireBytes();
+    this.addProblem(node, p, false);
+    this.emit(node);
+  }
+
+  private addChild(r: Reading, loc: string, lastmod: string | undefined): void {
+    const parent = r.node;
+    const id = tryUniqueKey(loc);
+    if (id === null) {
+      this.addProblem(parent, { code: 'INVALID_SITEMAP_URL', message: `The index lists "${loc}", which is not a valid http(s) URL.`, url: loc }, false);
+      return;
+    }
+    if (this.seen.has(id)) {
+      this.addProblem(parent, this.repeatProblem(loc, id, parent.id), false);
+      return;
+    }
+    this.seen.set(id, id);
+    const node = newNode(id, loc, parent.id, lastmod);
+    this.tree.set(id, node);
+    if (this.opts.keepSitemap && !this.opts.keepSitemap(loc)) {
+      node.state = 'skipped';
+      this.addProblem(node, { code: 'SITEMAP_FILTERED', message: `${loc} is outside the sitemaps this crawl reads; not fetched.` }, false);
+      this.emit(node);
+      return;
+    }
+    this.emit(node);
+    this.queue.push({ id, url: loc, parentId: parent.id, ...(lastmod ? { lastmod } : {}) });
+  }
+
+  /** The problem for a sitemap listed again: a cycle when it is the lister or one of its ancestors. */
+  private repeatProblem(url: string, key: string, listerId: string): Problem {
+    const target = this.seen.get(key)!;
+    if (this.isSelfOrAncestor(target, listerId)) {
+      return { code: 'SITEMAP_CYCLE', message: `${url} is listed by its own descendant (or itself): a cycle, not read again.`, url };
+    }
+    return { code: 'DUPLICATE_SITEMAP', message: `${url} is listed more than once; it is read only once.`, url };
+  }
+
+  private isSelfOrAncestor(candidate: string, nodeId: string): boolean {
+    const guard = new Set<string>();
+    for (let id: string | null = nodeId; id !== null && !guard.has(id); id = this.tree.get(id)?.parentId ?? null) {
+      if (id === candidate) return true;
+      guard.add(id);
+    }
+    return false;
+  }
+
+  /** Ends the list at its limit: the sitemap in progress is closed, queued ones are skipped. */
+  private stopAtLimit(): void {
+    if (this.limitReached && !this.reading && this.front.length === 0 && this.queueHead >= this.queue.length) return;
+    this.limitReached = true;
+    this.peeked = null;
+    const problem = limitProblem(this.opts.limit ?? 0);
+    if (this.reading) {
+      const r = this.reading;
+      void this.close();
+      this.reading = null;
+      r.node.state = 'done';
+      r.node.bytes = r.response.wireBytes();
+      r.node.urlCount = r.urls;
+      r.node.childCount = r.children;
+      this.addProblem(r.node, problem, false);
+      this.emit(r.node);
+    }
+    for (const q of [...this.front.splice(0), ...this.queue.slice(this.queueHead)]) {
+      q.response?.body.destroy();
+      const node = this.tree.get(q.id);
+      if (!node) continue;
+      node.state = 'skipped';
+      this.addProblem(node, problem, false);
+      this.emit(node);
+    }
+    this.queue.length = 0;
+    this.queueHead = 0;
+  }
+
+  private restore(state: SitemapRequestListState): void {
+    if (!state || state.version !== 1 || !Array.isArray(state.nodes) || !Array.isArray(state.pending) || !Array.isArray(state.seen)) {
+      throw new EngineError('BAD_SITEMAP_STATE', 'The saved sitemap progress is unreadable; start the crawl afresh to read the sitemaps again.');
+    }
+    for (const n of state.nodes) this.tree.set(n.id, copyNode(n));
+    for (const [k, v] of state.seen) this.seen.set(k, v);
+    if (state.current) {
+      const { consumed, ...item } = state.current;
+      this.front.push({ ...item, skip: consumed });
+    }
+    for (const p of state.pending) this.queue.push({ ...p });
+    this.processed = state.processedCount;
+    this.limitReached = state.limitReached;
+  }
+
+  // ------------------------------------------------------------------ nodes
+
+  /** Records a problem on a node (capped), tells onProblem, and emits the node when asked. */
+  private addProblem(node: SitemapNode, p: Problem, emit: boolean): void {
+    this.opts.onProblem?.(node.id, p);
+    if (node.problems.length < MAX_NODE_PROBLEMS) node.problems.push(p);
+    else if (node.problems.length === MAX_NODE_PROBLEMS) {
+      node.problems.push({ code: 'TOO_MANY_PROBLEMS', message: `More than ${MAX_NODE_PROBLEMS} problems on this sitemap; the rest are in the crawl log only.` });
+    }
+    if (emit) this.emit(node);
+  }
+
+  private emit(node: SitemapNode): void {
+    this.opts.onNode?.(copyNode(node));
+  }
+
+  /** The fetcher's body cap: past the parser's own, so the parser is the one to report size. */
+  private maxBody(): number {
+    return resolveLimits(this.opts.limits).maxUncompressedBytes + 1024 * 1024;
+  }
+}
+
+function newNode(id: string, url: string, parentId: string | null, lastmod?: string): SitemapNode {
+  const node: SitemapNode = {
+    id,
+    url,
+    parentId,
+    type: 'unknown' satisfies SitemapType,
+    state: 'pending',
+    bytes: 0,
+    uncompressedBytes: 0,
+    gzip: false,
+    urlCount: 0,
+    childCount: 0,
+    problems: [],
+  };
+  if (lastmod !== undefined) node.lastmod = lastmod;
+  return node;
+}
+
+function copyNode(n: SitemapNode): SitemapNode {
+  return { ...n, problems: n.problems.map((p) => ({ ...p })) };
+}
+
+function limitProblem(limit: number): Problem {
+  return {
+    code: 'URL_LIMIT_REACHED',
+    message: `The crawl's limit of ${limit} sitemap URLs was reached; the rest of this sitemap was not read.`,
+  };
+}
+
+function httpProblem(status: number, url: string): Problem {
+  const reason = HTTP_REASONS[status];
+  return {
+    code: `HTTP_${status}`,
+    message: `${url} answered HTTP ${status}${reason ? ' ' + reason : ''}; the sitemap could not be read.`,
+  };
+}
+
+const HTTP_REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  410: 'Gone',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+function asProblem(err: unknown, fallback: string, url: string): Problem {
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' && e.code ? e.code : fallback;
+  const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
+  return { code, message: message.includes(url) ? message : `${url}: ${message}` };
+}
+
+/**
+ * A response body drained to a temporary file as fast as it arrives, read back lazily. The file is
+ * unlinked right after opening where the OS allows (nothing is left behind by a crash), else on dispose.
+ */
+class BodySpool {
+  private written = 0;
+  private done = false;
+  private failure: unknown = null;
+  private disposed = false;
+  private wake: (() => void) | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private unlinked = false;
+
+  private constructor(
+    private readonly file: FileHandle,
+    private readonly path: string,
+    private readonly body: Readable,
+  ) {}
+
+  /** Opens the spool file and starts draining `body` into it. */
+  static async start(body: Readable, dir: string): Promise<BodySpool> {
+    const path = join(dir, `spinneret-sitemap-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
+    const file = await openFile(path, 'w+', 0o600);
+    const spool = new BodySpool(file, path, body);
+    await unlink(path).then(
+      () => (spool.unlinked = true),
+      () => undefined, // Windows: an open file cannot be unlinked; done on dispose
+    );
+    spool.writing = spool.drain();
+    return spool;
+  }
+
+  /** The body's bytes, as they arrive; throws the body's error after the bytes before it. */
+  async *read(chunkSize = 64 * 1024): AsyncGenerator<Buffer, void, void> {
+    let pos = 0;
+    for (;;) {
+      if (this.disposed) return;
+      if (pos < this.written) {
+        const buf = Buffer.allocUnsafe(Math.min(chunkSize, this.written - pos));
+        const { bytesRead } = await this.file.read(buf, 0, buf.length, pos);
+        if (bytesRead === 0) return;
+        pos += bytesRead;
+        yield bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+        continue;
+      }
+      if (this.failure !== null) throw this.failure;
+      if (this.done) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  /** Stops the download, closes and deletes the file. Safe to call more than once. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.body.destroy();
+    this.signal();
+    await this.writing;
+    await this.file.close().catch(() => undefined);
+    if (!this.unlinked) await unlink(this.path).catch(() => undefined);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for await (const chunk of this.body as AsyncIterable<Buffer | string>) {
+        if (this.disposed) return;
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        await this.file.write(buf, 0, buf.length, this.written);
+        this.written += buf.length;
+        this.signal();
+      }
+      this.done = true;
+    } catch (err) {
+      if (!this.disposed) this.failure = err;
+    }
+    this.signal();
+  }
+
+  private signal(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+}

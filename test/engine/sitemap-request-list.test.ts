@@ -1,0 +1,410 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import type { Problem, SitemapNode } from '../../shared/model.js';
+import { createHttpFetcher } from '../../electron/engine/http.js';
+import { SitemapRequestList, type SitemapRequestListOptions, type SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
+import type { FetchResponse, KeyValueStore, RequestInit } from '../../electron/engine/types.js';
+import { startLocalServer, type LocalServer } from '../fixtures/server.js';
+
+// ------------------------------------------------------------------ helpers
+
+type Route = { status?: number; type?: string; body: string | Buffer; headers?: Record<string, string> };
+
+/** A server answering from a path → route map (404 elsewhere); `routes` may change between requests. */
+async function serve(routes: Record<string, Route | ((origin: string) => Route)>): Promise<LocalServer> {
+  return startLocalServer(({ res, path }, server) => {
+    const r = routes[path];
+    if (!r) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    const route = typeof r === 'function' ? r(server.origin) : r;
+    const body = typeof route.body === 'string' ? Buffer.from(route.body.replaceAll('{o}', server.origin)) : route.body;
+    res.writeHead(route.status ?? 200, { 'content-type': route.type ?? 'application/xml', 'content-length': String(body.length), ...route.headers });
+    res.end(body);
+  });
+}
+
+const urlset = (paths: string[], lastmod?: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
+  paths.map((p) => `<url><loc>{o}${p}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`).join('\n') +
+  `\n</urlset>\n`;
+
+const index = (children: { path: string; lastmod?: string }[]) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
+  children.map((c) => `<sitemap><loc>{o}${c.path}</loc>${c.lastmod ? `<lastmod>${c.lastmod}</lastmod>` : ''}</sitemap>`).join('\n') +
+  `\n</sitemapindex>\n`;
+
+const fetcher = () =>
+  createHttpFetcher({ userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 20, perHostConcurrency: 4, delayMs: 0 });
+
+interface Harness {
+  list: SitemapRequestList;
+  events: SitemapNode[];
+  problems: [string, Problem][];
+  node(path: string): SitemapNode;
+}
+
+function makeList(server: LocalServer, roots: string[], extra: Partial<SitemapRequestListOptions> = {}): Harness {
+  const events: SitemapNode[] = [];
+  const problems: [string, Problem][] = [];
+  const list = new SitemapRequestList({
+    sitemapUrls: roots.map((p) => server.origin + p),
+    fetcher: fetcher(),
+    onNode: (n) => events.push(n),
+    onProblem: (id, p) => problems.push([id, p]),
+    ...extra,
+  });
+  const node = (path: string) => {
+    const n = list.nodes().find((x) => x.id === server.origin + path);
+    assert.ok(n, `no node for ${path}`);
+    return n;
+  };
+  return { list, events, problems, node };
+}
+
+async function drain(list: SitemapRequestList): Promise<RequestInit[]> {
+  const out: RequestInit[] = [];
+  for (let r = await list.fetchNext(); r; r = await list.fetchNext()) out.push(r);
+  return out;
+}
+
+const paths = (inits: RequestInit[], origin: string) => inits.map((r) => r.url.slice(origin.length));
+const range = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+// ------------------------------------------------------------------ tests
+
+test('reads an index and its urlsets (gzip file included) into RequestInits, breadth-first', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/a.xml', lastmod: '2024-05-01' }, { path: '/b.xml.gz' }]) },
+    '/a.xml': { body: urlset(['/a1', '/a2'], '2024-04-30') },
+    '/b.xml.gz': (o) => ({ type: 'application/octet-stream', body: gzipSync(urlset(['/b1']).replaceAll('{o}', o)) }),
+  });
+  try {
+    const o = server.origin;
+    const { list, node } = makeList(server, ['/index.xml'], { parentId: 'robots', label: 'page', userData: { from: 'sm' } });
+    const first = await list.fetchNext();
+    assert.deepEqual(first, {
+      url: `${o}/a1`,
+      source: 'sitemap',
+      depth: 0,
+      discoveredFrom: `${o}/a.xml`,
+      sitemapEntry: { loc: `${o}/a1`, lastmod: '2024-04-30' },
+      label: 'page',
+      userData: { from: 'sm' },
+    });
+    const rest = await drain(list);
+    assert.deepEqual(paths(rest, o), ['/a2', '/b1']);
+    assert.equal(rest[1]!.discoveredFrom, `${o}/b.xml.gz`);
+    assert.equal(list.processedCount(), 3);
+    assert.equal(await list.isFinished(), true);
+
+    const root = node('/index.xml');
+    assert.equal(root.parentId, 'robots');
+    assert.equal(root.type, 'sitemapindex');
+    assert.equal(root.state, 'done');
+    assert.equal(root.httpStatus, 200);
+    assert.equal(root.childCount, 2);
+    assert.ok(root.bytes > 0);
+    const a = node('/a.xml');
+    assert.deepEqual([a.parentId, a.type, a.state, a.urlCount, a.lastmod, a.gzip], [`${o}/index.xml`, 'urlset', 'done', 2, '2024-05-01', false]);
+    const b = node('/b.xml.gz');
+    assert.equal(b.gzip, true);
+    assert.equal(b.urlCount, 1);
+    assert.ok(b.uncompressedBytes > b.bytes, 'inflated size is larger than the wire size');
+    assert.equal(server.hits.get('/a.xml'), 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('emits each node as pending, fetching, then done', async () => {
+  const server = await serve({ '/s.xml': { body: urlset(['/x']) } });
+  try {
+    const { list, events } = makeList(server, ['/s.xml']);
+    await drain(list);
+    assert.deepEqual(events.map((e) => e.state), ['pending', 'fetching', 'done']);
+    assert.equal(events[2]!.urlCount, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('is lazy: a sitemap is fetched only when the entries before it are used up', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/big.xml' }, { path: '/next.xml' }]) },
+    '/big.xml': { body: urlset(range('/p', 3000)) },
+    '/next.xml': { body: urlset(['/n']) },
+  });
+  try {
+    const { list } = makeList(server, ['/index.xml'], { batchSize: 50 });
+    assert.equal(server.hits.get('/index.xml'), undefined, 'nothing is fetched before it is asked for');
+    for (let i = 0; i < 10; i++) await list.fetchNext();
+    assert.equal(list.processedCount(), 10);
+    assert.equal(server.hits.get('/next.xml'), undefined);
+    const rest = await drain(list);
+    assert.equal(rest.length, 2991);
+    assert.equal(rest.at(-1)!.url, `${server.origin}/n`);
+    assert.equal(server.hits.get('/next.xml'), 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a sitemap seen before is not fetched again: cycles and duplicates are problems on the lister', async () => {
+  const server = await serve({
+    // The root lists itself and two children; child-index lists the root back and shared.xml again.
+    '/root.xml': { body: index([{ path: '/root.xml' }, { path: '/child-index.xml' }, { path: '/shared.xml' }]) },
+    '/child-index.xml': { body: index([{ path: '/root.xml' }, { path: '/shared.xml' }, { path: '/own.xml' }]) },
+    '/shared.xml': { body: urlset(['/s']) },
+    '/own.xml': { body: urlset(['/o']) },
+  });
+  try {
+    const { list, node } = makeList(server, ['/root.xml']);
+    const out = await drain(list);
+    assert.deepEqual(paths(out, server.origin).sort(), ['/o', '/s']);
+    for (const p of ['/root.xml', '/child-index.xml', '/shared.xml', '/own.xml']) assert.equal(server.hits.get(p), 1, p);
+    const rootCodes = node('/root.xml').problems.map((p) => p.code);
+    assert.deepEqual(rootCodes, ['SITEMAP_CYCLE']);
+    const childProblems = node('/child-index.xml').problems;
+    assert.deepEqual(childProblems.map((p) => [p.code, p.url]), [
+      ['SITEMAP_CYCLE', `${server.origin}/root.xml`],
+      ['DUPLICATE_SITEMAP', `${server.origin}/shared.xml`],
+    ]);
+    assert.equal(node('/shared.xml').parentId, `${server.origin}/root.xml`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a redirect back to a sitemap already read is not read again', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/moved.xml' }, { path: '/ok.xml' }]) },
+    '/moved.xml': { status: 301, body: '', headers: { location: '/index.xml' } },
+    '/ok.xml': { body: urlset(['/k']) },
+  });
+  try {
+    const { list, node } = makeList(server, ['/index.xml']);
+    const out = await drain(list);
+    assert.deepEqual(paths(out, server.origin), ['/k']);
+    assert.equal(server.hits.get('/index.xml'), 2, 'fetched once directly, once through the redirect');
+    const moved = node('/moved.xml');
+    assert.equal(moved.state, 'skipped');
+    assert.equal(moved.finalUrl, `${server.origin}/index.xml`);
+    assert.deepEqual(moved.problems.map((p) => p.code), ['SITEMAP_CYCLE']);
+    assert.equal(node('/index.xml').childCount, 2);
+  } finally {
+    await server.close();
+  }
+});
+
+test('HTTP errors, network errors and fatal parse problems end on the node; earlier entries are kept', async () => {
+  // A port that was listening and is closed now: connection refused, offline.
+  const dead = await serve({});
+  const deadOrigin = dead.origin;
+  await dead.close();
+  const server = await serve({
+    '/index.xml': (o) => ({
+      body: index([{ path: '/gone.xml' }, { path: '/broken.xml' }, { path: '/fine.xml' }]).replace(
+        '</sitemapindex>',
+        `<sitemap><loc>${deadOrigin}/dead.xml</loc></sitemap></sitemapindex>`,
+      ),
+    }),
+    '/broken.xml': { body: urlset(['/before1', '/before2']).replace('</urlset>', '<url><loc>{o}/cut') },
+    '/fine.xml': { body: urlset(['/fine']) },
+  });
+  try {
+    const { list, node, events } = makeList(server, ['/index.xml']);
+    const out = await drain(list);
+    assert.deepEqual(paths(out, server.origin), ['/before1', '/before2', '/fine']);
+    const gone = node('/gone.xml');
+    assert.equal(gone.state, 'error');
+    assert.equal(gone.httpStatus, 404);
+    assert.equal(gone.problems[0]!.code, 'HTTP_404');
+    assert.match(gone.problems[0]!.message, /404/);
+    const broken = node('/broken.xml');
+    assert.equal(broken.state, 'error');
+    // The parser yields its fatal problem as an item and in the summary: recorded once.
+    assert.deepEqual(broken.problems.map((p) => p.code), ['MALFORMED_XML']);
+    assert.equal(broken.urlCount, 2);
+    const deadNode = list.nodes().find((n) => n.url === `${deadOrigin}/dead.xml`)!;
+    assert.equal(deadNode.state, 'error');
+    assert.match(deadNode.problems[0]!.code, /^[A-Z_]+$/);
+    assert.notEqual(deadNode.problems[0]!.code, 'HTTP_404');
+    assert.ok(events.some((e) => e.id === deadNode.id && e.state === 'error'));
+    assert.equal(node('/fine.xml').state, 'done');
+  } finally {
+    await server.close();
+  }
+});
+
+test('keepSitemap and isAllowed skip sitemaps without fetching them', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/private/s.xml' }, { path: '/s.xml' }]).replace('</sitemapindex>', '<sitemap><loc>http://outside.invalid/s.xml</loc></sitemap></sitemapindex>') },
+    '/private/s.xml': { body: urlset(['/secret']) },
+    '/s.xml': { body: urlset(['/public']) },
+  });
+  try {
+    const { list, node } = makeList(server, ['/index.xml'], {
+      keepSitemap: (u) => u.startsWith(server.origin),
+      isAllowed: (u) => !u.includes('/private/'),
+    });
+    const out = await drain(list);
+    assert.deepEqual(paths(out, server.origin), ['/public']);
+    assert.equal(server.hits.get('/private/s.xml'), undefined);
+    const priv = node('/private/s.xml');
+    assert.deepEqual([priv.state, priv.problems[0]!.code], ['skipped', 'ROBOTS_DISALLOWED']);
+    const outside = list.nodes().find((n) => n.url === 'http://outside.invalid/s.xml')!;
+    assert.deepEqual([outside.state, outside.problems[0]!.code], ['skipped', 'SITEMAP_FILTERED']);
+  } finally {
+    await server.close();
+  }
+});
+
+test('limit: hands out that many entries, then skips what is left', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/a.xml' }, { path: '/b.xml' }]) },
+    '/a.xml': { body: urlset(range('/a', 10)) },
+    '/b.xml': { body: urlset(['/b']) },
+  });
+  try {
+    const { list, node } = makeList(server, ['/index.xml'], { limit: 3 });
+    const out = await drain(list);
+    assert.equal(out.length, 3);
+    assert.equal(list.processedCount(), 3);
+    assert.equal(await list.isFinished(), true);
+    assert.equal(server.hits.get('/b.xml'), undefined);
+    assert.equal(node('/b.xml').state, 'skipped');
+    assert.equal(node('/b.xml').problems[0]!.code, 'URL_LIMIT_REACHED');
+    assert.ok(node('/a.xml').problems.some((p) => p.code === 'URL_LIMIT_REACHED'));
+  } finally {
+    await server.close();
+  }
+});
+
+test('resumes from getState: finished sitemaps are not fetched again, the one in progress skips what was handed out', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/a.xml' }, { path: '/b.xml' }, { path: '/c.xml' }]) },
+    '/a.xml': { body: urlset(range('/a', 3)) },
+    '/b.xml': { body: urlset(range('/b', 40)) },
+    '/c.xml': { body: urlset(range('/c', 2)) },
+  });
+  const spoolDir = mkdtempSync(join(tmpdir(), 'spinneret-spool-test-'));
+  try {
+    const o = server.origin;
+    const first = makeList(server, ['/index.xml'], { batchSize: 8, spoolDir });
+    const before: RequestInit[] = [];
+    for (let i = 0; i < 10; i++) before.push((await first.list.fetchNext())!);
+    await first.list.close();
+    const state = JSON.parse(JSON.stringify(first.list.getState())) as SitemapRequestListState;
+    assert.equal(state.processedCount, 10);
+    assert.equal(state.current?.url, `${o}/b.xml`);
+    assert.deepEqual(state.pending.map((p) => p.url), [`${o}/c.xml`]);
+
+    // Through a key-value store, as the service checkpoints it.
+    const map = new Map<string, unknown>();
+    const store: KeyValueStore = {
+      get: <T>(k: string) => map.get(k) as T | undefined,
+      set: (k, v) => void map.set(k, JSON.parse(JSON.stringify(v))),
+      delete: (k) => void map.delete(k),
+      has: (k) => map.has(k),
+    };
+    first.list.persist(store, 'sm');
+    const events: SitemapNode[] = [];
+    const resumed = await SitemapRequestList.open({
+      sitemapUrls: [`${o}/index.xml`],
+      fetcher: fetcher(),
+      store,
+      persistStateKey: 'sm',
+      spoolDir,
+      onNode: (n) => events.push(n),
+    });
+    assert.equal(resumed.processedCount(), 10);
+    assert.equal(resumed.nodes().find((n) => n.url === `${o}/a.xml`)!.state, 'done');
+    const after = await drain(resumed);
+    const all = paths([...before, ...after], o);
+    assert.deepEqual(all, [...range('/a', 3), ...range('/b', 40), ...range('/c', 2)]);
+    assert.equal(server.hits.get('/index.xml'), 1);
+    assert.equal(server.hits.get('/a.xml'), 1);
+    assert.equal(server.hits.get('/b.xml'), 2, 'the sitemap in progress is read again');
+    assert.equal(server.hits.get('/c.xml'), 1);
+    assert.equal(resumed.processedCount(), 45);
+    assert.ok(events.every((e) => e.url !== `${o}/a.xml`), 'finished nodes are not re-emitted');
+    assert.deepEqual(readdirSync(spoolDir), [], 'spool files are gone');
+  } finally {
+    await server.close();
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+});
+
+test('open() without a stored state starts afresh; a bad state is refused with a code', async () => {
+  const server = await serve({ '/s.xml': { body: urlset(['/x']) } });
+  try {
+    const store: KeyValueStore = { get: () => undefined, set: () => undefined, delete: () => undefined, has: () => false };
+    const list = await SitemapRequestList.open({ sitemapUrls: [`${server.origin}/s.xml`], fetcher: fetcher(), store, persistStateKey: 'k' });
+    assert.equal((await drain(list)).length, 1);
+    assert.throws(
+      () => new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), state: { version: 9 } as never }),
+      (e: unknown) => (e as { code?: string }).code === 'BAD_SITEMAP_STATE',
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test('addSitemap reuses a response already fetched, and ignores a known sitemap', async () => {
+  const server = await serve({ '/page': { body: urlset(['/from-page']) }, '/s.xml': { body: urlset(['/s']) } });
+  try {
+    const o = server.origin;
+    const f = fetcher();
+    const res = await f.fetch(`${o}/page`);
+    const { list, node } = makeList(server, ['/s.xml']);
+    list.addSitemap(`${o}/page`, { response: res });
+    const out = await drain(list);
+    // The handed-in response jumps the queue: its socket is not left waiting.
+    assert.deepEqual(paths(out, o), ['/from-page', '/s']);
+    assert.equal(server.hits.get('/page'), 1, 'not fetched a second time');
+    assert.equal(node('/page').parentId, null);
+    assert.equal(node('/page').state, 'done');
+
+    const destroyed: boolean[] = [];
+    const body = new Readable({ read() {} });
+    body.on('close', () => destroyed.push(true));
+    list.addSitemap(`${o}/s.xml`, { response: { body } as unknown as FetchResponse, parentId: null });
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(destroyed, [true], 'the body of a known sitemap is released');
+    assert.equal(await list.fetchNext(), null);
+  } finally {
+    await server.close();
+  }
+});
+
+test('state can be taken at any time and a list rebuilt from it mid-way yields every entry once', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/a.xml' }, { path: '/b.xml' }]) },
+    '/a.xml': { body: urlset(range('/a', 7)) },
+    '/b.xml': { body: urlset(range('/b', 5)) },
+  });
+  try {
+    const o = server.origin;
+    const expected = [...range('/a', 7), ...range('/b', 5)];
+    // Stop after k entries, resume, repeat: every split point gives the same sequence.
+    for (const k of [0, 1, 6, 7, 8, 12]) {
+      const a = makeList(server, ['/index.xml'], { batchSize: 3 });
+      const got: RequestInit[] = [];
+      for (let i = 0; i < k; i++) got.push((await a.list.fetchNext())!);
+      await a.list.close();
+      const b = new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), state: JSON.parse(JSON.stringify(a.list.getState())) });
+      got.push(...(await drain(b)));
+      assert.deepEqual(paths(got, o), expected, `split at ${k}`);
+    }
+  } finally {
+    await server.close();
+  }
+});
