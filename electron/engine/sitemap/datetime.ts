@@ -1,0 +1,108 @@
+/**
+ * Dates in sitemaps: W3C Datetime validation for `<lastmod>`, RFC 822 (RSS pubDate) to ISO 8601.
+ */
+
+/**
+ * True when `s` is a W3C Datetime, the ISO 8601 profile sitemaps.org allows: YYYY, YYYY-MM,
+ * YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s+]]TZD with TZD = Z | ±hh:mm (a time needs a zone),
+ * with real field values (month 1–12, a day the month has, …).
+ * Hand-written rather than a regex: it runs once per URL on every sitemap.
+ */
+export function isW3cDatetime(s: string): boolean {
+  const n = s.length;
+  if (n < 4) return false;
+  const year = digits(s, 0, 4);
+  if (year < 0) return false;
+  if (n === 4) return true;
+  if (s.charCodeAt(4) !== 45 /* - */ || n < 7) return false;
+  const month = digits(s, 5, 2);
+  if (month < 1 || month > 12) return false;
+  if (n === 7) return true;
+  if (s.charCodeAt(7) !== 45 || n < 10) return false;
+  const day = digits(s, 8, 2);
+  if (day < 1 || day > daysInMonth(year, month)) return false;
+  if (n === 10) return true;
+  // time: Thh:mm, then :ss, then .s+, then the zone
+  if (s.charCodeAt(10) !== 84 /* T */ || n < 17) return false;
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  if (s.charCodeAt(13) !== 58 /* : */ || hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
+  let i = 16;
+  if (s.charCodeAt(i) === 58) {
+    const second = digits(s, i + 1, 2);
+    if (second < 0 || second > 60) return false; // 60: a leap second
+    i += 3;
+    if (s.charCodeAt(i) === 46 /* . */) {
+      const from = ++i;
+      while (i < n && isDigit(s.charCodeAt(i))) i++;
+      if (i === from) return false;
+    }
+  }
+  const zone = s.charCodeAt(i);
+  if (zone === 90 /* Z */) return i + 1 === n;
+  if (zone !== 43 /* + */ && zone !== 45 /* - */) return false;
+  if (n !== i + 6 || s.charCodeAt(i + 3) !== 58) return false;
+  const zh = digits(s, i + 1, 2);
+  const zm = digits(s, i + 4, 2);
+  return zh >= 0 && zh <= 23 && zm >= 0 && zm <= 59;
+}
+
+/** The number written by `count` ASCII digits at `from`, or -1. */
+function digits(s: string, from: number, count: number): number {
+  let v = 0;
+  for (let i = from; i < from + count; i++) {
+    const c = s.charCodeAt(i);
+    if (!isDigit(c)) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** RFC 822 / RFC 2822 date-time as RSS writes it: `Sat, 07 Sep 2002 09:42:31 GMT`, `+0200`, `EST`. */
+const RFC822 =
+  /^(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})[a-z]*\s+(\d{2}|\d{4})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([A-Za-z]{1,5}|[+-]\d{4})?$/;
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const ZONES: Record<string, number> = {
+  UT: 0, UTC: 0, GMT: 0, Z: 0, EST: -300, EDT: -240, CST: -360, CDT: -300, MST: -420, MDT: -360, PST: -480, PDT: -420,
+};
+
+/**
+ * An RSS pubDate as an ISO 8601 UTC string (`2002-09-07T09:42:31.000Z`), or null when it is not an
+ * RFC 822 date. An ISO date given instead (a common mistake) is accepted when it is a W3C Datetime.
+ */
+export function rfc822ToIso(s: string): string | null {
+  const m = RFC822.exec(s);
+  if (m === null) return isW3cDatetime(s) ? s : null;
+  const month = MONTHS.indexOf(m[2]!.toLowerCase());
+  if (month < 0) return null;
+  let year = Number(m[3]);
+  if (m[3]!.length === 2) year += year < 50 ? 2000 : 1900;
+  const day = Number(m[1]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  if (day < 1 || day > daysInMonth(year, month + 1) || hour > 23 || minute > 59 || second > 60) return null;
+  let offsetMinutes = 0;
+  const zone = m[7];
+  if (zone !== undefined) {
+    if (zone[0] === '+' || zone[0] === '-') {
+      const sign = zone[0] === '-' ? -1 : 1;
+      offsetMinutes = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5)));
+    } else {
+      const known = ZONES[zone.toUpperCase()];
+      if (known === undefined) return null;
+      offsetMinutes = known;
+    }
+  }
+  const ms = Date.UTC(year, month, day, hour, minute, second) - offsetMinutes * 60_000;
+  return new Date(ms).toISOString();
+}

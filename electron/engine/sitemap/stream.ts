@@ -1,0 +1,152 @@
+/**
+ * Streams one sitemap body into batches of items: gzip is recognised by its magic bytes (never
+ * by name or header) and inflated with a byte cap; nothing holds the whole document.
+ */
+import { Readable, pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { SitemapItem, SitemapLimits, SitemapSummary } from '../types.js';
+import { DEFAULT_BATCH_SIZE } from './limits.js';
+import { createSitemapParser } from './parser.js';
+
+export { createSitemapParser, type SitemapParser, type SitemapParserOptions } from './parser.js';
+
+export interface StreamSitemapOptions {
+  /** The sitemap's URL (after redirects): scope of its entries, base of Atom's relative links. */
+  url: string;
+  limits?: Partial<SitemapLimits>;
+  /** Items per yielded batch (default 500); the last batch may be shorter. */
+  batchSize?: number;
+  /** The response's Content-Type, quoted in messages only: the content decides the type. */
+  contentType?: string;
+}
+
+/**
+ * Streams one sitemap body, yielding items in batches; returns the summary. Never holds the whole document.
+ * Problems are items in document order; a fatal problem is yielded as an item too and is also
+ * summary.fatal (the same problem: record it once). A failing body (download error, corrupt gzip)
+ * does not throw: what was read is kept and the failure is the fatal problem. Stopping the
+ * iteration early closes the body.
+ */
+export async function* streamSitemap(
+  body: AsyncIterable<Buffer>,
+  opts: StreamSitemapOptions,
+): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
+  let pending: SitemapItem[] = [];
+  const source = body[Symbol.asyncIterator]();
+  let sourceError: unknown;
+
+  // The first two bytes decide gzip; read until there are two (or the body ends).
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let sourceDone = false;
+  try {
+    while (headBytes < 2) {
+      const r = await source.next();
+      if (r.done) {
+        sourceDone = true;
+        break;
+      }
+      const chunk = toBuffer(r.value);
+      head.push(chunk);
+      headBytes += chunk.length;
+    }
+  } catch (err) {
+    sourceError = err;
+    sourceDone = true;
+  }
+  const first = Buffer.concat(head);
+  const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
+  const parser = createSitemapParser({
+    url: opts.url,
+    limits: opts.limits,
+    gzip,
+    contentType: opts.contentType,
+    onItem: (item) => pending.push(item),
+  });
+
+  async function* rawBytes(): AsyncGenerator<Buffer> {
+    try {
+      if (first.length > 0) yield first;
+      while (!sourceDone) {
+        let r: IteratorResult<Buffer>;
+        try {
+          r = await source.next();
+        } catch (err) {
+          sourceError = err;
+          throw err;
+        }
+        if (r.done) break;
+        yield toBuffer(r.value);
+      }
+    } finally {
+      if (!sourceDone) await source.return?.(); // stopped early: close the download
+    }
+  }
+
+  function* batches(all: boolean): Generator<SitemapItem[]> {
+    if (pending.length < batchSize && !(all && pending.length > 0)) return;
+    const items = pending;
+    pending = [];
+    let i = 0;
+    for (; i + batchSize <= items.length; i += batchSize) yield items.slice(i, i + batchSize);
+    if (i < items.length) {
+      if (all) yield items.slice(i);
+      else pending = items.slice(i).concat(pending);
+    }
+  }
+
+  if (sourceError !== undefined) {
+    parser.fail(errorCode(sourceError, 'BODY_ERROR'), downloadMessage(sourceError, 0));
+  } else {
+    const chunks: AsyncIterable<Buffer> = gzip ? inflate(rawBytes()) : rawBytes();
+    try {
+      for await (const chunk of chunks) {
+        parser.write(chunk);
+        yield* batches(false);
+        if (parser.isDone()) break;
+      }
+    } catch (err) {
+      const read = parser.summary().uncompressedBytes;
+      if (sourceError !== undefined) {
+        parser.fail(errorCode(sourceError, 'BODY_ERROR'), downloadMessage(sourceError, read));
+      } else {
+        parser.fail(
+          'GZIP_ERROR',
+          `The gzip data is corrupt or truncated (${errorText(err)}) after ${read.toLocaleString('en-US')} inflated bytes; the entries read before were kept.`,
+        );
+      }
+    }
+  }
+  parser.end();
+  yield* batches(true);
+  return parser.summary();
+}
+
+/** Inflates a gzip stream (concatenated members too); errors surface on iteration. */
+function inflate(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+  const gunzip = createGunzip();
+  // pipeline destroys both sides on error or early stop; the error is seen by the reader of gunzip.
+  pipeline(Readable.from(source, { objectMode: false }), gunzip, () => {});
+  return gunzip;
+}
+
+function toBuffer(chunk: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  throw new TypeError(`A sitemap body must yield bytes, not ${typeof chunk}`);
+}
+
+function errorCode(err: unknown, fallback: string): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]*$/.test(code) ? code : fallback;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function downloadMessage(err: unknown, read: number): string {
+  return `The download failed after ${read.toLocaleString('en-US')} bytes (${errorText(err)}); the entries read before were kept.`;
+}
