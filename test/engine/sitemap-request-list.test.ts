@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -73,6 +73,26 @@ async function drain(list: SitemapRequestList): Promise<RequestInit[]> {
   const out: RequestInit[] = [];
   for (let r = await list.fetchNext(); r; r = await list.fetchNext()) out.push(r);
   return out;
+}
+
+/**
+ * Spool files of `dir` held open by this process, from /proc (null where there is none). The spool
+ * file is unlinked as soon as it is opened, so a directory listing cannot tell.
+ */
+function openSpools(dir: string): number | null {
+  let fds: string[];
+  try {
+    fds = readdirSync('/proc/self/fd');
+  } catch {
+    return null;
+  }
+  return fds.filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir);
+    } catch {
+      return false;
+    }
+  }).length;
 }
 
 const paths = (inits: RequestInit[], origin: string) => inits.map((r) => r.url.slice(origin.length));
@@ -337,6 +357,8 @@ test('resumes from getState: finished sitemaps are not fetched again, the one in
     assert.equal(resumed.processedCount(), 45);
     assert.ok(events.every((e) => e.url !== `${o}/a.xml`), 'finished nodes are not re-emitted');
     assert.deepEqual(readdirSync(spoolDir), [], 'spool files are gone');
+    const open = openSpools(spoolDir);
+    if (open !== null) assert.equal(open, 0, 'spool files are closed');
   } finally {
     await server.close();
     rmSync(spoolDir, { recursive: true, force: true });
@@ -407,4 +429,35 @@ test('state can be taken at any time and a list rebuilt from it mid-way yields e
   } finally {
     await server.close();
   }
+});
+
+test('close() releases the sitemap in progress and its spool; fetching again continues where it stopped', async () => {
+  const server = await serve({ '/a.xml': { body: urlset(range('/a', 7)) } });
+  const spoolDir = mkdtempSync(join(tmpdir(), 'spinneret-spool-test-'));
+  try {
+    const { list } = makeList(server, ['/a.xml'], { batchSize: 3, spoolDir });
+    const got: RequestInit[] = [];
+    for (let i = 0; i < 4; i++) got.push((await list.fetchNext())!);
+    const reading = openSpools(spoolDir);
+    if (reading !== null) assert.equal(reading, 1, 'one spool open while reading');
+    await list.close();
+    assert.deepEqual(readdirSync(spoolDir), []);
+    const closed = openSpools(spoolDir);
+    if (closed !== null) assert.equal(closed, 0, 'closed by close()');
+    assert.equal(list.getState().current?.consumed, 4);
+    got.push(...(await drain(list)));
+    assert.deepEqual(paths(got, server.origin), range('/a', 7));
+    assert.equal(server.hits.get('/a.xml'), 2);
+  } finally {
+    await server.close();
+    rmSync(spoolDir, { recursive: true, force: true });
+  }
+});
+
+test('an invalid sitemap URL becomes an error node, not a silent drop', async () => {
+  const list = new SitemapRequestList({ sitemapUrls: ['not a url'], fetcher: fetcher() });
+  const [node] = list.nodes();
+  assert.equal(node!.state, 'error');
+  assert.equal(node!.problems[0]!.code, 'INVALID_SITEMAP_URL');
+  assert.equal(await list.fetchNext(), null);
 });

@@ -12,7 +12,9 @@
  *   sitemap listed again is a problem on the node that listed it (SITEMAP_CYCLE when it is that node
  *   or one of its ancestors, DUPLICATE_SITEMAP otherwise) and is not fetched.
  * - Resumable: getState() holds the tree, the queue, the seen set, and how many items of the sitemap
- *   in progress were consumed; on resume that sitemap is read again and those items skipped.
+ *   in progress were consumed; on resume that sitemap is read again and those items skipped. Items
+ *   (entries, child sitemaps, problems) rather than entries only are counted, so an index read again
+ *   does not queue its children twice. close() releases the sitemap in progress the same way.
  */
 import { randomBytes } from 'node:crypto';
 import { open as openFile, unlink, type FileHandle } from 'node:fs/promises';
@@ -125,6 +127,8 @@ export class SitemapRequestList {
   private reading: Reading | null = null;
   /** The sitemap being fetched (between the queue and `reading`). */
   private opening: Queued | null = null;
+  /** A sitemap to continue where it stopped (after a resume or close), read before anything else. */
+  private resumeAt: Queued | null = null;
   /** The entry peeked at by isFinished(), not yet handed out. */
   private peeked: { entry: SitemapUrlEntry; sitemapUrl: string } | null = null;
   private processed = 0;
@@ -173,9 +177,11 @@ export class SitemapRequestList {
     const id = tryUniqueKey(url);
     if (id === null) {
       o.response?.body.destroy();
-      const p: Problem = { code: 'INVALID_SITEMAP_URL', message: `"${url}" is not a valid http(s) sitemap URL.`, url };
-      if (parentId !== null && this.tree.has(parentId)) this.addProblem(this.tree.get(parentId)!, p, true);
-      else this.opts.onProblem?.(parentId ?? url, p);
+      // No uniqueKey to name it by: the node is named by the text as given, so the tree shows it.
+      const node = newNode(url, url, parentId, o.lastmod);
+      node.state = 'error';
+      this.tree.set(url, node);
+      this.addProblem(node, { code: 'INVALID_SITEMAP_URL', message: `"${url}" is not a valid http(s) sitemap URL.`, url }, true);
       return;
     }
     if (this.seen.has(id)) {
@@ -224,8 +230,9 @@ export class SitemapRequestList {
     const pending = [...this.front, ...this.queue.slice(this.queueHead)].map(strip);
     let current: SitemapRequestListState['current'] = null;
     // Items still to be skipped were consumed in an earlier run: they count as consumed.
+    const inProgress = this.reading?.item ?? this.opening ?? this.resumeAt;
     if (this.reading) current = { ...strip(this.reading.item), consumed: this.reading.consumed + this.reading.skip };
-    else if (this.opening) current = { ...strip(this.opening), consumed: this.opening.skip ?? 0 };
+    else if (inProgress) current = { ...strip(inProgress), consumed: inProgress.skip ?? 0 };
     return {
       version: 1,
       processedCount: this.processed,
@@ -247,12 +254,20 @@ export class SitemapRequestList {
     return [...this.tree.values()].map(copyNode);
   }
 
-  /** Stops reading: closes the sitemap in progress and deletes its spool. The state stays resumable. */
-  async close(): Promise<void> {
-    const r = this.reading;
-    if (!r) return;
-    await r.gen.return(undefined as never).catch(() => undefined);
-    await r.spool.dispose();
+  /**
+   * Closes the sitemap in progress and deletes its spool (pause, stop). A later fetchNext fetches it
+   * again and continues where it stopped.
+   */
+  close(): Promise<void> {
+    return this.serial(async () => {
+      const r = this.reading;
+      if (!r) return;
+      this.reading = null;
+      this.peeked = null; // not handed out: it is read again
+      const { response: _used, ...item } = r.item;
+      this.resumeAt = { ...item, skip: r.consumed + r.skip };
+      await release(r);
+    });
   }
 
   // ------------------------------------------------------------------ reading
@@ -274,7 +289,7 @@ export class SitemapRequestList {
       if (this.peeked) return true;
       const r = this.reading;
       if (!r) {
-        const next = this.front.shift() ?? this.queue[this.queueHead];
+        const next = this.takeResumeAt() ?? this.front.shift() ?? this.queue[this.queueHead];
         if (!next) return false;
         if (next === this.queue[this.queueHead]) {
           this.queue[this.queueHead++] = undefined as never; // let it go
@@ -296,7 +311,7 @@ export class SitemapRequestList {
         if (item.kind === 'url') r.urls++;
         else if (item.kind === 'sitemap') r.children++;
         if (r.skip > 0) {
-          // Consumed before a resume or a broken read: already handed out / queued / recorded.
+          // Consumed before a resume or close: already handed out / queued / recorded.
           r.skip--;
           r.consumed++;
           continue;
@@ -314,10 +329,10 @@ export class SitemapRequestList {
       try {
         step = await r.gen.next();
       } catch (err) {
-        this.readFailed(r, err);
+        await this.readFailed(r, err);
         continue;
       }
-      if (step.done) this.finishReading(r, step.value);
+      if (step.done) await this.finishReading(r, step.value);
       else {
         r.batch = step.value;
         r.pos = 0;
@@ -415,9 +430,9 @@ export class SitemapRequestList {
     };
   }
 
-  private finishReading(r: Reading, summary: SitemapSummary): void {
+  private async finishReading(r: Reading, summary: SitemapSummary): Promise<void> {
     this.reading = null;
-    void r.spool.dispose();
+    await r.spool.dispose();
     const node = r.node;
     node.type = summary.type;
     node.gzip = summary.gzip;
@@ -441,9 +456,9 @@ export class SitemapRequestList {
    * Reading threw (the parser turns body failures into a fatal problem, so this is the spool's disk
    * failing, or a parser bug): the node ends in error, entries handed out stay.
    */
-  private readFailed(r: Reading, err: unknown): void {
+  private async readFailed(r: Reading, err: unknown): Promise<void> {
     this.reading = null;
-    void r.spool.dispose();
+    await r.spool.dispose();
     const p = asProblem(err, 'SITEMAP_READ_FAILED', r.item.url);
     const node = r.node;
     node.state = 'error';
@@ -498,14 +513,14 @@ export class SitemapRequestList {
 
   /** Ends the list at its limit: the sitemap in progress is closed, queued ones are skipped. */
   private stopAtLimit(): void {
-    if (this.limitReached && !this.reading && this.front.length === 0 && this.queueHead >= this.queue.length) return;
+    if (this.limitReached && !this.reading && !this.resumeAt && this.front.length === 0 && this.queueHead >= this.queue.length) return;
     this.limitReached = true;
     this.peeked = null;
     const problem = limitProblem(this.opts.limit ?? 0);
     if (this.reading) {
       const r = this.reading;
-      void this.close();
       this.reading = null;
+      void release(r);
       r.node.state = 'done';
       r.node.bytes = r.response.wireBytes();
       r.node.urlCount = r.urls;
@@ -513,7 +528,9 @@ export class SitemapRequestList {
       this.addProblem(r.node, problem, false);
       this.emit(r.node);
     }
-    for (const q of [...this.front.splice(0), ...this.queue.slice(this.queueHead)]) {
+    const rest = [...(this.resumeAt ? [this.resumeAt] : []), ...this.front.splice(0), ...this.queue.slice(this.queueHead)];
+    this.resumeAt = null;
+    for (const q of rest) {
       q.response?.body.destroy();
       const node = this.tree.get(q.id);
       if (!node) continue;
@@ -533,7 +550,7 @@ export class SitemapRequestList {
     for (const [k, v] of state.seen) this.seen.set(k, v);
     if (state.current) {
       const { consumed, ...item } = state.current;
-      this.front.push({ ...item, skip: consumed });
+      this.resumeAt = { ...item, skip: consumed };
     }
     for (const p of state.pending) this.queue.push({ ...p });
     this.processed = state.processedCount;
@@ -556,10 +573,22 @@ export class SitemapRequestList {
     this.opts.onNode?.(copyNode(node));
   }
 
+  private takeResumeAt(): Queued | null {
+    const q = this.resumeAt;
+    this.resumeAt = null;
+    return q;
+  }
+
   /** The fetcher's body cap: past the parser's own, so the parser is the one to report size. */
   private maxBody(): number {
     return resolveLimits(this.opts.limits).maxUncompressedBytes + 1024 * 1024;
   }
+}
+
+/** Ends a reading: stops the parser (which closes its source) and deletes the spool. */
+async function release(r: Reading): Promise<void> {
+  await r.gen.return(undefined as never).catch(() => undefined);
+  await r.spool.dispose();
 }
 
 function newNode(id: string, url: string, parentId: string | null, lastmod?: string): SitemapNode {
