@@ -1,0 +1,50 @@
+/**
+ * Picks the transport: window.spinneret in Electron (preload), the dev fake with ?fake=1, or the
+ * browser-mode WebSocket at ws://<host>/ws?token=… otherwise.
+ */
+import { createWebSocketApi, webSocketUrlFor, type WebSocketLike } from '../../../shared/contract.js';
+import type { SpinneretApi } from './types.js';
+
+export interface Connection {
+  api: SpinneretApi;
+  /** 'electron' | 'browser' | 'fake': Export behaves differently (save dialog vs download). */
+  transport: 'electron' | 'browser' | 'fake';
+  /** Registers a callback for a lost connection (browser mode only). */
+  onLost(cb: (reason: string) => void): void;
+}
+
+declare global {
+  interface Window {
+    spinneret?: SpinneretApi;
+  }
+}
+
+/** Connects to whoever owns the crawls. */
+export async function connect(): Promise<Connection> {
+  if (window.spinneret) {
+    return { api: window.spinneret, transport: 'electron', onLost: () => {} };
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get('fake') === '1') {
+    const { createFakeApi } = await import('./fake.js');
+    return { api: createFakeApi(), transport: 'fake', onLost: () => {} };
+  }
+  if (!params.get('token')) {
+    throw new Error('This page needs the address Spinneret printed when it started (it carries a ?token=…).');
+  }
+  const socket = new WebSocket(webSocketUrlFor(location.href));
+  const lost: ((reason: string) => void)[] = [];
+  // The DOM's handler types are narrower than WebSocketLike's `unknown` events; the shapes match.
+  const api = createWebSocketApi(socket as unknown as WebSocketLike);
+  let opened = false;
+  socket.addEventListener('open', () => {
+    opened = true;
+  });
+  socket.addEventListener('close', (ev) => {
+    const reason = opened
+      ? 'The connection to Spinneret closed. Start it again, then reload this page.'
+      : `Could not connect to Spinneret${ev.code === 1008 || ev.code === 4001 ? ': the token in the address was refused' : ''}. Check that it is running and reload.`;
+    for (const cb of lost) cb(reason);
+  });
+  return { api, transport: 'browser', onLost: (cb) => lost.push(cb) };
+}

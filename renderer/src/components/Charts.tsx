@@ -1,0 +1,127 @@
+/** The overview's charts, drawn as inline SVG: horizontal bars, a donut, and a time series. */
+import { useMemo } from 'react';
+import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks } from '../logic/chart.js';
+import { formatClock, formatCompact, formatCount, formatPercent } from '../logic/format.js';
+import type { HistoryPoint } from '../logic/history.js';
+
+export interface BarDatum {
+  key: string;
+  label: string;
+  value: number;
+  /** CSS class giving the bar its colour. */
+  tone: string;
+  onClick?: () => void;
+}
+
+/** Labelled horizontal bars, each with its count and share. */
+export function BarList({ data, total }: { data: BarDatum[]; total?: number }) {
+  const max = Math.max(1, ...data.map((d) => d.value));
+  const sum = total ?? data.reduce((a, d) => a + d.value, 0);
+  return (
+    <div className="barlist">
+      {data.map((d) => {
+        const row = (
+          <>
+            <span className="barlist-label">{d.label}</span>
+            <span className="barlist-track">
+              <span className={`barlist-fill ${d.tone}`} style={{ width: `${(d.value / max) * 100}%` }} />
+            </span>
+            <span className="barlist-value num">{formatCount(d.value)}</span>
+            <span className="barlist-share num muted">{formatPercent(d.value, sum)}</span>
+          </>
+        );
+        return d.onClick ? (
+          <button type="button" key={d.key} className="barlist-row clickable" onClick={d.onClick} title={`Show these URLs`}>
+            {row}
+          </button>
+        ) : (
+          <div key={d.key} className="barlist-row">
+            {row}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** A donut with the total in the middle. */
+export function Donut({ data, size = 120, centerLabel }: { data: BarDatum[]; size?: number; centerLabel: string }) {
+  const total = data.reduce((a, d) => a + d.value, 0);
+  const segs = donutSegments(data.map((d) => d.value));
+  return (
+    <svg className="donut" width={size} height={size} viewBox={`0 0 ${size} ${size}`} role="img" aria-label={centerLabel}>
+      {total === 0 ? (
+        <path d={arcPath(0, Math.PI * 2, size, 14)} className="donut-empty" />
+      ) : (
+        data.map((d, i) =>
+          d.value > 0 ? <path key={d.key} d={arcPath(segs[i]!.start, segs[i]!.end, size, 14)} className={`donut-seg ${d.tone}`} /> : null,
+        )
+      )}
+      <text x={size / 2} y={size / 2 - 2} textAnchor="middle" className="donut-total">
+        {formatCompact(total)}
+      </text>
+      <text x={size / 2} y={size / 2 + 14} textAnchor="middle" className="donut-label">
+        {centerLabel}
+      </text>
+    </svg>
+  );
+}
+
+const PAD = { left: 44, right: 12, top: 10, bottom: 22 };
+
+/** Discovered and handled URLs over time, from the progress events this window received. */
+export function DiscoveryChart({ points, width, height = 180 }: { points: HistoryPoint[]; width: number; height?: number }) {
+  const box = { width: Math.max(10, width - PAD.left - PAD.right), height: height - PAD.top - PAD.bottom };
+  const model = useMemo(() => {
+    const x0 = points[0]?.at ?? 0;
+    const x1 = points[points.length - 1]?.at ?? 1;
+    const yMax = niceCeil(Math.max(1, ...points.map((p) => p.discovered)));
+    const domain = { x0, x1: x1 === x0 ? x0 + 1000 : x1, y1: yMax };
+    const disc = points.map((p) => ({ x: p.at, y: p.discovered }));
+    const handled = points.map((p) => ({ x: p.at, y: p.handled }));
+    return {
+      domain,
+      yTicks: ticks(yMax, 4),
+      discArea: areaPath(disc, domain, box),
+      discLine: linePath(disc, domain, box),
+      handledLine: linePath(handled, domain, box),
+      xTicks: [domain.x0, (domain.x0 + domain.x1) / 2, domain.x1],
+    };
+  }, [points, box.width, box.height]);
+  return (
+    <svg className="linechart" width={width} height={height} role="img" aria-label="Discovery over time">
+      <g transform={`translate(${PAD.left},${PAD.top})`}>
+        {model.yTicks.map((t) => {
+          const y = box.height - (t / model.domain.y1) * box.height;
+          return (
+            <g key={t}>
+              <line x1={0} x2={box.width} y1={y} y2={y} className="grid" />
+              <text x={-6} y={y + 3.5} textAnchor="end" className="axis">
+                {formatCompact(t)}
+              </text>
+            </g>
+          );
+        })}
+        {points.length > 1 && (
+          <>
+            <path d={model.discArea} className="area-disc" />
+            <path d={model.discLine} className="line-disc" />
+            <path d={model.handledLine} className="line-handled" />
+          </>
+        )}
+        {points.length > 1 &&
+          model.xTicks.map((t, i) => (
+            <text
+              key={i}
+              x={((t - model.domain.x0) / (model.domain.x1 - model.domain.x0)) * box.width}
+              y={box.height + 16}
+              textAnchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'}
+              className="axis"
+            >
+              {formatClock(t)}
+            </text>
+          ))}
+      </g>
+    </svg>
+  );
+}

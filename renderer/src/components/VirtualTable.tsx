@@ -1,0 +1,148 @@
+/**
+ * A virtualised table: a sticky header and only the visible rows (plus overscan) in the DOM,
+ * whatever the row count. Rows are fixed-height divs laid out with CSS grid.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Icon } from './Icon.js';
+
+export interface Column {
+  id: string;
+  label: string;
+  width: number;
+  /** Clicking the header sorts by this key. */
+  sortKey?: string;
+  align?: 'right' | 'center';
+  title?: string;
+}
+
+export interface VirtualTableProps {
+  columns: Column[];
+  count: number;
+  rowHeight?: number;
+  /** Cells of a row, or null while the row's data is loading. */
+  renderCells(index: number): ReactNode[] | null;
+  rowKey?(index: number): string | number;
+  rowClass?(index: number): string;
+  activeIndex?: number | null;
+  onRowClick?(index: number): void;
+  onRowDoubleClick?(index: number): void;
+  /** Arrow keys: move the selection by `delta` rows. */
+  onMove?(delta: number): void;
+  sort?: { key: string; dir: 'asc' | 'desc' };
+  onSort?(key: string): void;
+  /** Called with the visible (plus overscan) row range, inclusive. */
+  onRangeChange?(start: number, end: number): void;
+  /** When this changes the table scrolls back to the top. */
+  resetKey?: string;
+  empty?: ReactNode;
+  ariaLabel: string;
+  testId?: string;
+  overscan?: number;
+}
+
+export function VirtualTable(p: VirtualTableProps) {
+  const rowHeight = p.rowHeight ?? 26;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count: p.count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: p.overscan ?? 12,
+    initialRect: { width: 1000, height: 600 },
+  });
+  const items = v.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  const onRange = p.onRangeChange;
+  useEffect(() => {
+    onRange?.(first, Math.max(first, last));
+  }, [first, last, onRange]);
+  useEffect(() => {
+    if (scrollRef.current) scrollRef.current.scrollTop = 0;
+  }, [p.resetKey]);
+  useEffect(() => {
+    if (p.activeIndex !== null && p.activeIndex !== undefined && p.activeIndex < p.count) {
+      v.scrollToIndex(p.activeIndex, { align: 'auto' });
+    }
+    // Only when the active row changes: not on every count change of a live list.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [p.activeIndex]);
+
+  const template = p.columns.map((c) => `${c.width}px`).join(' ');
+  const width = p.columns.reduce((a, c) => a + c.width, 0);
+  return (
+    <div
+      className="vtable"
+      ref={scrollRef}
+      role="grid"
+      aria-label={p.ariaLabel}
+      aria-rowcount={p.count + 1}
+      tabIndex={0}
+      data-testid={p.testId}
+      onKeyDown={(e) => {
+        if (!p.onMove) return;
+        const delta = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : e.key === 'PageDown' ? 20 : e.key === 'PageUp' ? -20 : 0;
+        if (delta) {
+          e.preventDefault();
+          p.onMove(delta);
+        }
+      }}
+    >
+      <div className="vhead" role="row" style={{ gridTemplateColumns: template, width }}>
+        {p.columns.map((c) => {
+          const sorted = p.sort && c.sortKey && p.sort.key === c.sortKey ? p.sort.dir : null;
+          return (
+            <div
+              key={c.id}
+              role="columnheader"
+              className={`vcell vth${c.align ? ` al-${c.align}` : ''}${c.sortKey ? ' sortable' : ''}${sorted ? ' sorted' : ''}`}
+              aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+              title={c.title ?? (c.sortKey ? `Sort by ${c.label}` : c.label)}
+              onClick={c.sortKey && p.onSort ? () => p.onSort!(c.sortKey!) : undefined}
+              data-col={c.id}
+            >
+              <span>{c.label}</span>
+              {sorted && <Icon name="chevronDown" size={11} className={sorted === 'asc' ? 'flip' : ''} />}
+            </div>
+          );
+        })}
+      </div>
+      {p.count === 0 ? (
+        <div className="vempty">{p.empty}</div>
+      ) : (
+        <div className="vbody" style={{ height: v.getTotalSize(), width }}>
+          {items.map((it) => {
+            const cells = p.renderCells(it.index);
+            const cls = p.rowClass?.(it.index) ?? '';
+            return (
+              <div
+                key={p.rowKey ? p.rowKey(it.index) : it.index}
+                role="row"
+                aria-rowindex={it.index + 2}
+                aria-selected={p.activeIndex === it.index}
+                className={`vrow${it.index % 2 ? ' odd' : ''}${p.activeIndex === it.index ? ' active' : ''}${cells ? '' : ' placeholder'} ${cls}`}
+                style={{ transform: `translateY(${it.start}px)`, height: rowHeight, gridTemplateColumns: template, width }}
+                onClick={p.onRowClick ? () => p.onRowClick!(it.index) : undefined}
+                onDoubleClick={p.onRowDoubleClick ? () => p.onRowDoubleClick!(it.index) : undefined}
+                data-index={it.index}
+              >
+                {cells
+                  ? cells.map((cell, i) => (
+                      <div key={p.columns[i]!.id} role="gridcell" className={`vcell${p.columns[i]!.align ? ` al-${p.columns[i]!.align}` : ''}`}>
+                        {cell}
+                      </div>
+                    ))
+                  : p.columns.map((c) => (
+                      <div key={c.id} role="gridcell" className="vcell">
+                        <span className="skeleton" />
+                      </div>
+                    ))}
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/** Scales and paths for the small inline-SVG charts. */
+
+/** The smallest "nice" number (1, 2, 2.5, 5 × 10^k) at or above n. */
+export function niceCeil(n: number): number {
+  if (!(n > 0)) return 1;
+  const pow = 10 ** Math.floor(Math.log10(n));
+  for (const m of [1, 2, 2.5, 5, 10]) {
+    if (m * pow >= n) return m * pow;
+  }
+  return 10 * pow;
+}
+
+/** `count + 1` evenly spaced ticks from 0 to a nice maximum at or above `max`. */
+export function ticks(max: number, count = 4): number[] {
+  const top = niceCeil(max);
+  const step = top / count;
+  return Array.from({ length: count + 1 }, (_, i) => Math.round(step * i * 1e6) / 1e6);
+}
+
+export interface Box {
+  width: number;
+  height: number;
+}
+
+/** An SVG path through points scaled into a box (y grows downwards). */
+export function linePath(
+  points: readonly { x: number; y: number }[],
+  domain: { x0: number; x1: number; y1: number },
+  box: Box,
+): string {
+  if (points.length === 0) return '';
+  const dx = domain.x1 - domain.x0 || 1;
+  const dy = domain.y1 || 1;
+  return points
+    .map((p, i) => {
+      const x = ((p.x - domain.x0) / dx) * box.width;
+      const y = box.height - (p.y / dy) * box.height;
+      return `${i === 0 ? 'M' : 'L'}${round(x)},${round(y)}`;
+    })
+    .join(' ');
+}
+
+/** The same path closed down to the baseline, for a filled area. */
+export function areaPath(
+  points: readonly { x: number; y: number }[],
+  domain: { x0: number; x1: number; y1: number },
+  box: Box,
+): string {
+  const line = linePath(points, domain, box);
+  if (!line) return '';
+  const dx = domain.x1 - domain.x0 || 1;
+  const xFirst = ((points[0]!.x - domain.x0) / dx) * box.width;
+  const xLast = ((points[points.length - 1]!.x - domain.x0) / dx) * box.width;
+  return `${line} L${round(xLast)},${box.height} L${round(xFirst)},${box.height} Z`;
+}
+
+/** Arcs of a donut: each segment's start and end angle (radians, clockwise from 12 o'clock). */
+export function donutSegments(values: readonly number[]): { start: number; end: number }[] {
+  const total = values.reduce((a, b) => a + b, 0);
+  let angle = 0;
+  return values.map((v) => {
+    const sweep = total > 0 ? (v / total) * Math.PI * 2 : 0;
+    const seg = { start: angle, end: angle + sweep };
+    angle += sweep;
+    return seg;
+  });
+}
+
+/** The SVG path of one donut arc centred in a square of side `size`. */
+export function arcPath(start: number, end: number, size: number, thickness: number): string {
+  const r = size / 2;
+  const ri = r - thickness;
+  // A full circle cannot be one arc: stop just short of it.
+  const e = end - start >= Math.PI * 2 ? start + Math.PI * 2 - 1e-4 : end;
+  const large = e - start > Math.PI ? 1 : 0;
+  const pt = (rad: number, a: number) => `${round(r + rad * Math.sin(a))},${round(r - rad * Math.cos(a))}`;
+  return `M${pt(r, start)} A${r},${r} 0 ${large} 1 ${pt(r, e)} L${pt(ri, e)} A${ri},${ri} 0 ${large} 0 ${pt(ri, start)} Z`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}

@@ -1,0 +1,380 @@
+/** The window's state: the crawl list, what is selected, per-crawl view state, toasts. */
+import { create } from 'zustand';
+import type { CrawlLogEntry, CrawlSettings, CrawlSummary, ProgressEvent, SitemapNode } from '../../../shared/model.js';
+import type { Connection } from '../api/connect.js';
+import { toApiError, type ExportFilter, type SpinneretApi } from '../api/types.js';
+import { applyProgress, removeCrawl, sortCrawls, upsertCrawl } from '../logic/crawls.js';
+import { appendPoint, type HistoryPoint } from '../logic/history.js';
+import { emptyFilter, type UrlFilter } from '../logic/url-query.js';
+import { emptyTree, mergeNodes, setChildren, setExpanded, type TreeState } from '../logic/tree.js';
+import type { CrawlAction } from '../logic/actions.js';
+
+export type Tab = 'overview' | 'urls' | 'sitemaps' | 'errors';
+export type Screen = 'crawl' | 'new';
+
+export interface Toast {
+  id: number;
+  kind: 'info' | 'success' | 'error';
+  text: string;
+}
+
+export interface ConfirmRequest {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => void;
+}
+
+export interface AppState {
+  connection: 'connecting' | 'ready' | 'failed' | 'lost';
+  connectionMessage?: string;
+  transport?: Connection['transport'];
+  crawls: CrawlSummary[];
+  crawlsLoaded: boolean;
+  selectedId: string | null;
+  screen: Screen;
+  tab: Tab;
+  /** What is being done to each crawl right now (buttons are off meanwhile). */
+  busy: Record<string, CrawlAction | 'delete' | 'rename' | undefined>;
+  history: Record<string, HistoryPoint[]>;
+  filters: Record<string, UrlFilter>;
+  selectedUrl: Record<string, number | null>;
+  trees: Record<string, TreeState>;
+  treeErrors: Record<string, string | undefined>;
+  selectedNode: Record<string, string | null>;
+  /** Bumped when a crawl's URLs or log changed: the tables refresh what is on screen. */
+  urlVersion: Record<string, number>;
+  logVersion: Record<string, number>;
+  /** Log entries that arrived live, newest last, per crawl (the Errors tab merges them). */
+  liveLog: Record<string, CrawlLogEntry[]>;
+  defaults: CrawlSettings | null;
+  toasts: Toast[];
+  confirm: ConfirmRequest | null;
+  exportMenuOpen: boolean;
+}
+
+const initial: AppState = {
+  connection: 'connecting',
+  crawls: [],
+  crawlsLoaded: false,
+  selectedId: null,
+  screen: 'crawl',
+  tab: 'overview',
+  busy: {},
+  history: {},
+  filters: {},
+  selectedUrl: {},
+  trees: {},
+  treeErrors: {},
+  selectedNode: {},
+  urlVersion: {},
+  logVersion: {},
+  liveLog: {},
+  defaults: null,
+  toasts: [],
+  confirm: null,
+  exportMenuOpen: false,
+};
+
+export const useApp = create<AppState>()(() => ({ ...initial }));
+
+let api: SpinneretApi | null = null;
+let toastSeq = 1;
+
+/** The connected API; throws before connect() finished (a bug, not a user error). */
+export function getApi(): SpinneretApi {
+  if (!api) throw new Error('Spinneret is not connected yet.');
+  return api;
+}
+
+const set = useApp.setState;
+const get = useApp.getState;
+
+/** Shows a message at the bottom right for a few seconds. */
+export function toast(kind: Toast['kind'], text: string): void {
+  const id = toastSeq++;
+  set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
+  setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), kind === 'error' ? 8000 : 4000);
+}
+
+export function dismissToast(id: number): void {
+  set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+}
+
+function reportError(what: string, err: unknown): void {
+  const e = toApiError(err);
+  toast('error', `${what}: ${e.message}`);
+}
+
+/** Wires the store to a connection: loads crawls and defaults, subscribes to events. */
+export async function attach(conn: Connection): Promise<void> {
+  api = conn.api;
+  set({ transport: conn.transport });
+  conn.onLost((reason) => set({ connection: 'lost', connectionMessage: reason }));
+  api.on('progress', onProgress);
+  api.on('crawlFinished', (c) => onCrawlEnded(c, 'finished'));
+  api.on('crawlFailed', (c) => onCrawlEnded(c, 'failed'));
+  api.on('warning', (w) => toast(w.level === 'error' ? 'error' : 'info', w.message));
+  try {
+    const [crawls, defaults] = await Promise.all([api.listCrawls(), api.getDefaults()]);
+    const sorted = sortCrawls(crawls);
+    const fromHash = location.hash.match(/crawl=([^&]+)/)?.[1];
+    const selected = sorted.find((c) => c.id === fromHash) ?? sorted[0];
+    set({
+      connection: 'ready',
+      crawls: sorted,
+      crawlsLoaded: true,
+      defaults,
+      selectedId: selected?.id ?? null,
+      screen: selected ? 'crawl' : 'new',
+    });
+  } catch (err) {
+    set({ connection: 'failed', connectionMessage: toApiError(err).message });
+  }
+}
+
+export function connectionFailed(message: string): void {
+  set({ connection: 'failed', connectionMessage: message });
+}
+
+function onProgress(e: ProgressEvent): void {
+  set((s) => {
+    const known = s.crawls.some((c) => c.id === e.crawlId);
+    const patch: Partial<AppState> = {
+      crawls: applyProgress(s.crawls, e),
+      history: { ...s.history, [e.crawlId]: appendPoint(s.history[e.crawlId] ?? [], e) },
+      urlVersion: { ...s.urlVersion, [e.crawlId]: (s.urlVersion[e.crawlId] ?? 0) + 1 },
+    };
+    if (e.nodes.length) {
+      patch.trees = { ...s.trees, [e.crawlId]: mergeNodes(s.trees[e.crawlId] ?? emptyTree(), e.nodes) };
+    }
+    if (e.log.length) {
+      patch.logVersion = { ...s.logVersion, [e.crawlId]: (s.logVersion[e.crawlId] ?? 0) + 1 };
+      patch.liveLog = { ...s.liveLog, [e.crawlId]: [...(s.liveLog[e.crawlId] ?? []), ...e.log].slice(-500) };
+    }
+    if (!known) void refreshCrawl(e.crawlId);
+    return patch;
+  });
+}
+
+function onCrawlEnded(c: CrawlSummary, how: 'finished' | 'failed'): void {
+  set((s) => ({
+    crawls: upsertCrawl(s.crawls, c),
+    urlVersion: { ...s.urlVersion, [c.id]: (s.urlVersion[c.id] ?? 0) + 1 },
+    logVersion: { ...s.logVersion, [c.id]: (s.logVersion[c.id] ?? 0) + 1 },
+  }));
+  const name = c.name || c.startUrl;
+  if (how === 'finished') toast('success', `${name}: finished with ${c.counters.discovered.toLocaleString('en-US')} URLs.`);
+  else toast('error', `${name}: failed${c.error ? ` — ${c.error.message}` : ''}.`);
+}
+
+async function refreshCrawl(id: string): Promise<void> {
+  try {
+    const c = await getApi().getCrawl({ id });
+    set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+  } catch {
+    // A crawl deleted meanwhile: the next list will not have it either.
+  }
+}
+
+// ---------------------------------------------------------------- navigation
+
+export function selectCrawl(id: string): void {
+  set({ selectedId: id, screen: 'crawl', exportMenuOpen: false });
+  history.replaceState(null, '', `${location.pathname}${location.search}#crawl=${id}`);
+}
+
+export function showNewCrawl(): void {
+  set({ screen: 'new', exportMenuOpen: false });
+}
+
+export function setTab(tab: Tab): void {
+  set({ tab, exportMenuOpen: false });
+}
+
+export function setExportMenu(open: boolean): void {
+  set({ exportMenuOpen: open });
+}
+
+// ---------------------------------------------------------------- crawl actions
+
+async function withBusy(id: string, what: NonNullable<AppState['busy'][string]>, fn: () => Promise<void>): Promise<void> {
+  if (get().busy[id]) return;
+  set((s) => ({ busy: { ...s.busy, [id]: what } }));
+  try {
+    await fn();
+  } finally {
+    set((s) => ({ busy: { ...s.busy, [id]: undefined } }));
+  }
+}
+
+/** Creates a crawl (and starts it when asked); selects it on the Overview. */
+export async function createCrawl(
+  input: { name?: string; settings: Partial<CrawlSettings> & { startUrl: string } },
+  start: boolean,
+): Promise<CrawlSummary | null> {
+  try {
+    let c = await getApi().createCrawl(input);
+    set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+    selectCrawl(c.id);
+    setTab('overview');
+    if (start) {
+      c = await getApi().startCrawl({ id: c.id });
+      set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+    }
+    return c;
+  } catch (err) {
+    reportError('Could not create the crawl', err);
+    return null;
+  }
+}
+
+const verbs: Record<'start' | 'pause' | 'resume' | 'stop', string> = {
+  start: 'start',
+  pause: 'pause',
+  resume: 'resume',
+  stop: 'stop',
+};
+
+/** Start, pause, resume or stop a crawl; the answer replaces its summary. */
+export async function runAction(id: string, action: 'start' | 'pause' | 'resume' | 'stop'): Promise<void> {
+  await withBusy(id, action, async () => {
+    try {
+      const a = getApi();
+      const c =
+        action === 'start'
+          ? await a.startCrawl({ id })
+          : action === 'pause'
+            ? await a.pauseCrawl({ id })
+            : action === 'resume'
+              ? await a.resumeCrawl({ id })
+              : await a.stopCrawl({ id });
+      set((s) => ({
+        crawls: upsertCrawl(s.crawls, c),
+        urlVersion: { ...s.urlVersion, [id]: (s.urlVersion[id] ?? 0) + 1 },
+      }));
+    } catch (err) {
+      reportError(`Could not ${verbs[action]} the crawl`, err);
+      void refreshCrawl(id);
+    }
+  });
+}
+
+export async function renameCrawl(id: string, name: string): Promise<void> {
+  await withBusy(id, 'rename', async () => {
+    try {
+      const c = await getApi().renameCrawl({ id, name: name.trim() });
+      set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+    } catch (err) {
+      reportError('Could not rename the crawl', err);
+    }
+  });
+}
+
+/** Asks, then deletes the crawl and its data. */
+export function askDeleteCrawl(c: CrawlSummary, label: string): void {
+  set({
+    confirm: {
+      title: `Delete "${label}"?`,
+      body: `This removes the crawl and its ${c.counters.discovered.toLocaleString('en-US')} URLs from this computer. It cannot be undone. Export a CSV first if you need the data.`,
+      confirmLabel: 'Delete crawl',
+      danger: true,
+      onConfirm: () => void deleteCrawl(c.id),
+    },
+  });
+}
+
+export function closeConfirm(): void {
+  set({ confirm: null });
+}
+
+async function deleteCrawl(id: string): Promise<void> {
+  await withBusy(id, 'delete', async () => {
+    try {
+      await getApi().deleteCrawl({ id });
+      set((s) => {
+        const crawls = removeCrawl(s.crawls, id);
+        const selectedId = s.selectedId === id ? (crawls[0]?.id ?? null) : s.selectedId;
+        return { crawls, selectedId, screen: selectedId ? s.screen : 'new' };
+      });
+    } catch (err) {
+      reportError('Could not delete the crawl', err);
+    }
+  });
+}
+
+/** Exports the CSV: of the given filter, or of every URL. */
+export async function exportCsv(id: string, filter: ExportFilter | undefined): Promise<void> {
+  set({ exportMenuOpen: false });
+  await withBusy(id, 'export', async () => {
+    try {
+      const r = await getApi().exportCsv(filter ? { id, filter } : { id });
+      if (r.canceled) return;
+      if (r.downloadUrl) {
+        const a = document.createElement('a');
+        a.href = r.downloadUrl;
+        a.download = '';
+        a.rel = 'noopener';
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+      }
+      const rows = r.rows.toLocaleString('en-US');
+      toast('success', r.path ? `Exported ${rows} rows to ${r.path}` : `Exported ${rows} rows.`);
+    } catch (err) {
+      reportError('Export failed', err);
+    }
+  });
+}
+
+export async function saveDefaults(patch: Partial<CrawlSettings>): Promise<boolean> {
+  try {
+    const defaults = await getApi().setDefaults({ patch });
+    set({ defaults });
+    toast('success', 'Saved as the default settings for new crawls.');
+    return true;
+  } catch (err) {
+    reportError('Could not save the defaults', err);
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------- URL table state
+
+export function setFilter(id: string, update: (f: UrlFilter) => UrlFilter): void {
+  set((s) => ({ filters: { ...s.filters, [id]: update(s.filters[id] ?? emptyFilter()) } }));
+}
+
+export function selectUrl(id: string, urlId: number | null): void {
+  set((s) => ({ selectedUrl: { ...s.selectedUrl, [id]: urlId } }));
+}
+
+// ---------------------------------------------------------------- sitemap tree
+
+/** Loads a node's children (null: the roots) unless they are loaded. */
+export async function loadChildren(id: string, parentId: string | null, force = false): Promise<void> {
+  const tree = get().trees[id] ?? emptyTree();
+  if (!force && tree.children[parentId ?? '']) return;
+  try {
+    const nodes: SitemapNode[] = await getApi().getSitemapChildren({ id, parentId });
+    set((s) => ({
+      trees: { ...s.trees, [id]: setChildren(s.trees[id] ?? emptyTree(), parentId, nodes) },
+      treeErrors: { ...s.treeErrors, [id]: undefined },
+    }));
+  } catch (err) {
+    set((s) => ({ treeErrors: { ...s.treeErrors, [id]: toApiError(err).message } }));
+  }
+}
+
+export function toggleNode(id: string, nodeId: string, open: boolean): void {
+  set((s) => ({ trees: { ...s.trees, [id]: setExpanded(s.trees[id] ?? emptyTree(), nodeId, open) } }));
+  if (open) void loadChildren(id, nodeId);
+}
+
+/** Selects a tree node and narrows the URL table to the URLs it listed (again: clears it). */
+export function selectNode(id: string, node: SitemapNode | null): void {
+  set((s) => ({ selectedNode: { ...s.selectedNode, [id]: node?.id ?? null } }));
+  setFilter(id, (f) => ({ ...f, sitemapId: node?.id ?? null, sitemapUrl: node?.url ?? null }));
+  selectUrl(id, null);
+}

@@ -1,0 +1,90 @@
+/** What went wrong: robots.txt unreachable, malformed sitemaps, timeouts… with the URL and the reason. */
+import { useCallback } from 'react';
+import type { CrawlLogEntry, CrawlSummary } from '../../../shared/model.js';
+import { EmptyState, ErrorState, UrlLink } from '../components/Bits.js';
+import { VirtualTable, type Column } from '../components/VirtualTable.js';
+import { usePagedRows } from '../hooks/usePagedRows.js';
+import { formatCount, formatDateTime } from '../logic/format.js';
+import { getApi, setFilter, setTab, useApp } from '../store/app-store.js';
+import { emptyFilter } from '../logic/url-query.js';
+
+const COLUMNS: Column[] = [
+  { id: 'at', label: 'Time', width: 150 },
+  { id: 'level', label: 'Level', width: 80 },
+  { id: 'code', label: 'Code', width: 190 },
+  { id: 'message', label: 'Reason', width: 480 },
+  { id: 'url', label: 'URL', width: 420 },
+];
+
+export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
+  const version = useApp((s) => s.logVersion[crawl.id] ?? 0);
+  const fetchPage = useCallback((offset: number, limit: number) => getApi().getLog({ id: crawl.id, offset, limit }), [crawl.id]);
+  const paged = usePagedRows<CrawlLogEntry>({ resetKey: crawl.id, version, fetchPage, pageSize: 200 });
+  const total = paged.total ?? 0;
+  const c = crawl.counters;
+  const renderCells = (i: number) => {
+    const e = paged.row(i);
+    if (!e) return null;
+    return [
+      <span className="mono-num">{formatDateTime(e.at)}</span>,
+      <span className={`level level-${e.level}`}>{e.level}</span>,
+      <span className="mono ellipsis" title={e.code}>
+        {e.code}
+      </span>,
+      <span className="ellipsis" title={e.message}>
+        {e.message}
+      </span>,
+      e.url ? <UrlLink url={e.url} /> : <span className="muted">—</span>,
+    ];
+  };
+  const drill = (states: ('error' | 'blocked')[]) => {
+    setFilter(crawl.id, () => ({ ...emptyFilter(), states }));
+    setTab('urls');
+  };
+  return (
+    <div className="errors">
+      <div className="errors-summary">
+        <button type="button" className="summary-chip" onClick={() => drill(['error'])} disabled={c.errors === 0}>
+          <span className="summary-num num text-error">{formatCount(c.errors)}</span> URLs failed
+        </button>
+        <button type="button" className="summary-chip" onClick={() => drill(['blocked'])} disabled={c.blocked === 0}>
+          <span className="summary-num num text-warn">{formatCount(c.blocked)}</span> blocked by robots.txt
+        </button>
+        <span className="summary-chip static">
+          <span className="summary-num num text-error">{formatCount(c.sitemaps.failed)}</span> sitemaps failed
+        </span>
+        <span className="filterbar-count num" data-testid="log-count">
+          {paged.total === null ? '…' : `${formatCount(total)} log entries`}
+        </span>
+      </div>
+      <div className="errors-table">
+        {paged.error && paged.total === null ? (
+          <ErrorState title="Could not load the log" message={paged.error} onRetry={paged.retry} />
+        ) : (
+          <VirtualTable
+            ariaLabel="Crawl log"
+            testId="log-table"
+            columns={COLUMNS}
+            count={total}
+            rowHeight={26}
+            renderCells={renderCells}
+            rowClass={(i) => `log-${paged.row(i)?.level ?? 'x'}`}
+            onRangeChange={paged.setRange}
+            resetKey={crawl.id}
+            empty={
+              paged.loading ? (
+                <div className="loading-rows" role="status">
+                  Loading the log…
+                </div>
+              ) : (
+                <EmptyState title="Nothing went wrong" icon="alert">
+                  {crawl.status === 'created' ? 'Problems show here once the crawl runs.' : 'No errors or warnings were logged for this crawl.'}
+                </EmptyState>
+              )
+            }
+          />
+        )}
+      </div>
+    </div>
+  );
+}

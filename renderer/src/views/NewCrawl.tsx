@@ -1,0 +1,347 @@
+/** The new-crawl form: start URL or sitemaps, a mode preset, advanced settings folded away. */
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { CrawlSettings } from '../../../shared/model.js';
+import { Icon } from '../components/Icon.js';
+import { Spinner } from '../components/Bits.js';
+import { MODE_PRESETS, applyMode, modeOf, type CrawlMode } from '../logic/presets.js';
+import {
+  checkHttpUrl,
+  defaultsPatchFromForm,
+  formFromSettings,
+  settingsFromForm,
+  suggestName,
+  validateForm,
+  type CrawlForm,
+} from '../logic/validation.js';
+import { createCrawl, saveDefaults, useApp } from '../store/app-store.js';
+
+export function NewCrawl() {
+  const defaults = useApp((s) => s.defaults);
+  const hasCrawls = useApp((s) => s.crawls.length > 0);
+  if (!defaults) return <Spinner label="Loading default settings…" />;
+  return <NewCrawlForm defaults={defaults} first={!hasCrawls} />;
+}
+
+function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boolean }) {
+  const [form, setForm] = useState<CrawlForm>(() => formFromSettings({ ...defaults, startUrl: '', sitemapUrls: [] }));
+  const [mode, setMode] = useState<CrawlMode | null>(null);
+  const [touched, setTouched] = useState<Partial<Record<keyof CrawlForm, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [showSitemaps, setShowSitemaps] = useState(false);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  const errors = useMemo(() => validateForm(form), [form]);
+  const currentMode = modeOf(form, mode);
+  const valid = Object.keys(errors).length === 0;
+
+  // Reset to fresh defaults when they are saved from elsewhere.
+  useEffect(() => {
+    setForm((f) => ({ ...formFromSettings({ ...defaults, startUrl: f.startUrl, sitemapUrls: [] }, f.name), sitemapUrls: f.sitemapUrls }));
+  }, [defaults]);
+
+  const update = <K extends keyof CrawlForm>(key: K, value: CrawlForm[K]) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    setTouched((t) => ({ ...t, [key]: true }));
+  };
+  /** Errors show as soon as something is typed; "required" ones wait for a submit. */
+  const shown = (key: keyof CrawlForm): string | undefined => {
+    const msg = errors[key];
+    if (!msg) return undefined;
+    if (submitted) return msg;
+    if (key === 'startUrl') return form.startUrl.trim() ? msg : undefined;
+    return touched[key] ? msg : undefined;
+  };
+  const startCheck = form.startUrl.trim() ? checkHttpUrl(form.startUrl) : null;
+  const advancedErrors = (['concurrency', 'perHostConcurrency', 'delayMs', 'timeoutMs', 'retries', 'maxDepth', 'maxUrls', 'userAgent', 'include', 'exclude'] as const).filter(
+    (k) => errors[k],
+  );
+
+  const submit = async (start: boolean) => {
+    setSubmitted(true);
+    if (!valid) {
+      if (advancedErrors.length) setAdvancedOpen(true);
+      return;
+    }
+    setBusy(true);
+    const name = form.name.trim() || suggestName(form);
+    await createCrawl({ name, settings: settingsFromForm(form) }, start);
+    setBusy(false);
+  };
+
+  return (
+    <div className="page-scroll">
+      <form
+        className="newcrawl"
+        noValidate
+        aria-label="New crawl"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit(true);
+        }}
+      >
+        <header className="newcrawl-head">
+          <h1>{first ? 'Crawl your first site' : 'New crawl'}</h1>
+          <p className="muted">
+            Spinneret reads robots.txt and every sitemap it announces, fetches the pages and follows their links, and keeps
+            every URL it finds in one de-duplicated list you can filter and export.
+          </p>
+        </header>
+
+        <section className="card form-card">
+          <Field label="Start URL" htmlFor="f-start" error={shown('startUrl')} hint={startCheck?.ok ? undefined : 'The site address, like https://www.example.com/'}>
+            <div className="input-row">
+              <input
+                id="f-start"
+                className={`input input-lg${shown('startUrl') ? ' invalid' : startCheck?.ok ? ' valid' : ''}`}
+                type="text"
+                inputMode="url"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="https://www.example.com/"
+                value={form.startUrl}
+                onChange={(e) => update('startUrl', e.target.value)}
+                aria-invalid={!!shown('startUrl')}
+                aria-describedby="f-start-msg"
+                autoFocus
+              />
+            </div>
+            {startCheck?.suggestion && (
+              <button type="button" className="link-btn" onClick={() => update('startUrl', startCheck.suggestion!)}>
+                Use {startCheck.suggestion}
+              </button>
+            )}
+          </Field>
+
+          {!showSitemaps && !form.sitemapUrls ? (
+            <button type="button" className="link-btn" onClick={() => setShowSitemaps(true)} data-testid="add-sitemaps">
+              <Icon name="plus" size={12} /> Or start from sitemap URLs directly
+            </button>
+          ) : (
+            <Field
+              label="Sitemap URLs"
+              htmlFor="f-sitemaps"
+              error={shown('sitemapUrls')}
+              hint="One a line. When given, robots.txt is not searched for sitemaps: crawling starts from these."
+            >
+              <textarea
+                id="f-sitemaps"
+                className={`input mono${shown('sitemapUrls') ? ' invalid' : ''}`}
+                rows={3}
+                spellCheck={false}
+                placeholder={'https://www.example.com/sitemap_index.xml\nhttps://www.example.com/news-sitemap.xml'}
+                value={form.sitemapUrls}
+                onChange={(e) => update('sitemapUrls', e.target.value)}
+              />
+            </Field>
+          )}
+
+          <div className="field">
+            <span className="field-label" id="mode-label">
+              Mode
+            </span>
+            <div className="modes" role="radiogroup" aria-labelledby="mode-label">
+              {MODE_PRESETS.map((p) => (
+                <button
+                  type="button"
+                  role="radio"
+                  aria-checked={currentMode === p.id}
+                  key={p.id}
+                  className={`mode${currentMode === p.id ? ' selected' : ''}`}
+                  onClick={() => {
+                    setMode(p.id);
+                    setForm((f) => applyMode(f, p.id));
+                  }}
+                  data-mode={p.id}
+                >
+                  <span className="mode-title">{p.label}</span>
+                  <span className="mode-desc">{p.description}</span>
+                </button>
+              ))}
+            </div>
+            {currentMode === 'custom' && <div className="hint">Custom: pages are fetched, but the links in them are not followed.</div>}
+          </div>
+
+          <Field label="Name" htmlFor="f-name" error={shown('name')} optional>
+            <input
+              id="f-name"
+              className="input"
+              type="text"
+              maxLength={200}
+              placeholder={suggestName(form) || 'Named after the site when left empty'}
+              value={form.name}
+              onChange={(e) => update('name', e.target.value)}
+            />
+          </Field>
+        </section>
+
+        <details className="card advanced" open={advancedOpen} onToggle={(e) => setAdvancedOpen((e.target as HTMLDetailsElement).open)}>
+          <summary>
+            <Icon name="chevronRight" size={14} className="summary-caret" />
+            Advanced settings
+            <span className="muted summary-note">
+              {form.concurrency} at once · {form.delayMs} ms delay · {scopeLabel(form.scope)} · robots.txt{' '}
+              {form.respectRobots ? 'respected' : 'ignored'}
+            </span>
+            {advancedErrors.length > 0 && submitted && <span className="badge badge-error">{advancedErrors.length} to fix</span>}
+          </summary>
+          <div className="grid-2">
+            <NumField form={form} k="concurrency" label="Concurrency" unit="requests" update={update} error={shown('concurrency')} hint="Requests in flight at once, all hosts together." />
+            <NumField form={form} k="perHostConcurrency" label="Per-host concurrency" unit="requests" update={update} error={shown('perHostConcurrency')} />
+            <NumField form={form} k="delayMs" label="Delay between requests" unit="ms" update={update} error={shown('delayMs')} hint="To one host. Retry-After is always honoured." />
+            <NumField form={form} k="timeoutMs" label="Timeout" unit="ms" update={update} error={shown('timeoutMs')} />
+            <NumField form={form} k="maxDepth" label="Max link depth" update={update} error={shown('maxDepth')} placeholder="No limit" hint="Sitemap entries are depth 0." />
+            <NumField form={form} k="maxUrls" label="Max URLs" update={update} error={shown('maxUrls')} placeholder="No limit" />
+            <NumField form={form} k="retries" label="Retries" update={update} error={shown('retries')} />
+            <Field label="Scope" htmlFor="f-scope">
+              <select id="f-scope" className="input" value={form.scope} onChange={(e) => update('scope', e.target.value as CrawlForm['scope'])}>
+                <option value="host">Same host only</option>
+                <option value="domain">Same registrable domain (subdomains too)</option>
+                <option value="any">Any host</option>
+              </select>
+            </Field>
+            <Field label="User agent" htmlFor="f-ua" error={shown('userAgent')} wide>
+              <input id="f-ua" className="input mono" type="text" spellCheck={false} value={form.userAgent} onChange={(e) => update('userAgent', e.target.value)} />
+            </Field>
+            <Field label="Include patterns" htmlFor="f-include" error={shown('include')} hint="Regular expressions, one a line: only matching URLs are admitted." optional>
+              <textarea id="f-include" className="input mono" rows={3} spellCheck={false} placeholder="^https://www\.example\.com/blog/" value={form.include} onChange={(e) => update('include', e.target.value)} />
+            </Field>
+            <Field label="Exclude patterns" htmlFor="f-exclude" error={shown('exclude')} hint="Regular expressions, one a line: matching URLs are left out." optional>
+              <textarea id="f-exclude" className="input mono" rows={3} spellCheck={false} placeholder="\?sessionid=" value={form.exclude} onChange={(e) => update('exclude', e.target.value)} />
+            </Field>
+            <label className="check wide">
+              <input type="checkbox" checked={form.respectRobots} onChange={(e) => update('respectRobots', e.target.checked)} />
+              <span>
+                Respect robots.txt
+                <span className="hint"> Disallowed URLs are recorded as blocked and never fetched.</span>
+              </span>
+            </label>
+            <label className="check wide">
+              <input type="checkbox" checked={form.fetchPages} onChange={(e) => update('fetchPages', e.target.checked)} />
+              <span>
+                Fetch pages<span className="hint"> Off: list sitemap URLs without requesting them.</span>
+              </span>
+            </label>
+            <label className="check wide">
+              <input type="checkbox" checked={form.followLinks} disabled={!form.fetchPages} onChange={(e) => update('followLinks', e.target.checked)} />
+              <span>
+                Follow links<span className="hint"> Add the links found in fetched pages to the crawl.</span>
+              </span>
+            </label>
+          </div>
+          <div className="advanced-foot">
+            <button
+              type="button"
+              className="btn"
+              disabled={advancedErrors.length > 0}
+              onClick={() => void saveDefaults(defaultsPatchFromForm(form))}
+              title="Use these settings for every new crawl"
+            >
+              Save as defaults
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setForm((f) => ({ ...formFromSettings({ ...defaults, startUrl: f.startUrl, sitemapUrls: [] }, f.name), sitemapUrls: f.sitemapUrls }))}>
+              Reset to defaults
+            </button>
+          </div>
+        </details>
+
+        <footer className="newcrawl-foot">
+          {submitted && !valid && (
+            <span className="form-error" role="alert">
+              Fix the highlighted fields first.
+            </span>
+          )}
+          <button type="button" className="btn" disabled={busy} onClick={() => void submit(false)}>
+            Create without starting
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="create-start">
+            <Icon name="play" size={14} /> Start crawl
+          </button>
+        </footer>
+      </form>
+    </div>
+  );
+}
+
+function scopeLabel(s: CrawlForm['scope']): string {
+  return s === 'host' ? 'same host' : s === 'domain' ? 'same domain' : 'any host';
+}
+
+function Field({
+  label,
+  htmlFor,
+  error,
+  hint,
+  optional,
+  wide,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  error?: string;
+  hint?: string;
+  optional?: boolean;
+  wide?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${wide ? ' wide' : ''}`}>
+      <label className="field-label" htmlFor={htmlFor}>
+        {label}
+        {optional && <span className="muted"> (optional)</span>}
+      </label>
+      {children}
+      {error ? (
+        <div className="field-error" id={`${htmlFor}-msg`} role="alert">
+          {error.split('\n').map((line, i) => (
+            <div key={i}>{line}</div>
+          ))}
+        </div>
+      ) : hint ? (
+        <div className="hint" id={`${htmlFor}-msg`}>
+          {hint}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+type NumKey = 'concurrency' | 'perHostConcurrency' | 'delayMs' | 'timeoutMs' | 'maxDepth' | 'maxUrls' | 'retries';
+
+function NumField({
+  form,
+  k,
+  label,
+  unit,
+  update,
+  error,
+  hint,
+  placeholder,
+}: {
+  form: CrawlForm;
+  k: NumKey;
+  label: string;
+  unit?: string;
+  update: (key: NumKey, value: string) => void;
+  error?: string;
+  hint?: string;
+  placeholder?: string;
+}) {
+  const id = `f-${k}`;
+  return (
+    <Field label={label} htmlFor={id} error={error} hint={hint}>
+      <div className="input-unit">
+        <input
+          id={id}
+          className={`input num${error ? ' invalid' : ''}`}
+          type="text"
+          inputMode="numeric"
+          placeholder={placeholder}
+          value={form[k]}
+          onChange={(e) => update(k, e.target.value)}
+          aria-invalid={!!error}
+        />
+        {unit && <span className="unit">{unit}</span>}
+      </div>
+    </Field>
+  );
+}

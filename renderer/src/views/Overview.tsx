@@ -1,0 +1,232 @@
+/** Overview: counters, rate and ETA, progress bars, and the charts an analyst reads at a glance. */
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { CrawlSummary, RequestSource, StatusClass } from '../../../shared/model.js';
+import { BarList, DiscoveryChart, Donut, type BarDatum } from '../components/Charts.js';
+import { ProgressBar } from '../components/Bits.js';
+import { Icon } from '../components/Icon.js';
+import { formatCount, formatDuration, formatPercent, formatRate } from '../logic/format.js';
+import { etaSeconds, fetchProgress, sitemapProgress } from '../logic/progress.js';
+import { emptyFilter } from '../logic/url-query.js';
+import { setFilter, setTab, useApp } from '../store/app-store.js';
+
+const EMPTY: never[] = [];
+
+export function Overview({ crawl }: { crawl: CrawlSummary }) {
+  const points = useApp((s) => s.history[crawl.id]) ?? EMPTY;
+  const c = crawl.counters;
+  const eta = etaSeconds(crawl);
+  const fetchP = fetchProgress(c);
+  const smP = sitemapProgress(c);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (crawl.status !== 'running') return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [crawl.status]);
+  const elapsed = crawl.startedAt ? ((crawl.finishedAt ?? (crawl.status === 'running' ? now : crawl.updatedAt)) - crawl.startedAt) / 1000 : null;
+
+  /** Jumps to the URL table narrowed to one slice of a chart. */
+  const drill = (patch: Partial<ReturnType<typeof emptyFilter>>) => () => {
+    setFilter(crawl.id, () => ({ ...emptyFilter(), ...patch }));
+    setTab('urls');
+  };
+
+  const statusData: BarDatum[] = (
+    [
+      ['2xx', '2xx Success', 'tone-2xx'],
+      ['3xx', '3xx Redirect', 'tone-3xx'],
+      ['4xx', '4xx Client error', 'tone-4xx'],
+      ['5xx', '5xx Server error', 'tone-5xx'],
+      ['other', 'Other', 'tone-other'],
+    ] as [Exclude<StatusClass, 'none'>, string, string][]
+  ).map(([k, label, tone]) => ({ key: k, label, value: c.byStatusClass[k], tone, onClick: drill({ statusClasses: [k] }) }));
+  const sourceData: BarDatum[] = (
+    [
+      ['sitemap', 'Sitemaps'],
+      ['link', 'Links'],
+      ['start', 'Start URL'],
+      ['robots', 'robots.txt'],
+    ] as [RequestSource, string][]
+  ).map(([k, label]) => ({ key: k, label, value: c.bySource[k], tone: `tone-src-${k}`, onClick: drill({ sources: [k] }) }));
+  const stateData: BarDatum[] = [
+    { key: 'queued', label: 'Queued', value: c.queued, tone: 'tone-queued', onClick: drill({ states: ['queued'] }) },
+    { key: 'fetching', label: 'Fetching', value: c.fetching, tone: 'tone-fetching' },
+    { key: 'done', label: 'Fetched', value: c.fetched, tone: 'tone-2xx', onClick: drill({ states: ['done'] }) },
+    { key: 'listed', label: 'Listed only', value: c.listed, tone: 'tone-listed', onClick: drill({ states: ['listed'] }) },
+    { key: 'blocked', label: 'Blocked', value: c.blocked, tone: 'tone-blocked', onClick: drill({ states: ['blocked'] }) },
+    { key: 'error', label: 'Errors', value: c.errors, tone: 'tone-5xx', onClick: drill({ states: ['error'] }) },
+  ];
+
+  return (
+    <div className="page-scroll">
+      <div className="overview">
+        {crawl.error && (
+          <div className={`banner ${crawl.status === 'failed' ? 'banner-error' : 'banner-warn'}`} role="alert">
+            <Icon name="alert" />
+            <div>
+              <strong>{crawl.status === 'failed' ? 'The crawl failed' : 'The crawl stopped on its own'}:</strong> {crawl.error.message}
+              <span className="muted mono"> ({crawl.error.code})</span>
+            </div>
+          </div>
+        )}
+        {crawl.damaged && (
+          <div className="banner banner-error" role="alert">
+            <Icon name="alert" />
+            <div>This crawl's folder is missing journal files: what is shown is what could be read. It cannot be resumed.</div>
+          </div>
+        )}
+        <div className="stats" data-testid="counters">
+          <Stat label="Discovered" value={c.discovered} testid="stat-discovered" strong />
+          <Stat label="Queued" value={c.queued} testid="stat-queued" />
+          <Stat label="Fetched" value={c.fetched} testid="stat-fetched" />
+          <Stat label="Listed only" value={c.listed} testid="stat-listed" />
+          <Stat label="Blocked" value={c.blocked} testid="stat-blocked" tone={c.blocked ? 'warn' : undefined} />
+          <Stat label="Errors" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
+          <Stat label="Duplicates absorbed" value={c.duplicates} testid="stat-duplicates" />
+          <div className="stat">
+            <div className="stat-label">Rate</div>
+            <div className="stat-value num" data-testid="stat-rate">
+              {crawl.status === 'running' ? formatRate(crawl.rate) : '—'}
+            </div>
+            <div className="stat-sub">
+              {crawl.status === 'running' ? (
+                <>ETA {eta === null ? '—' : `≥ ${formatDuration(eta)}`}</>
+              ) : elapsed !== null ? (
+                <>took {formatDuration(elapsed)}</>
+              ) : (
+                'not started'
+              )}
+            </div>
+          </div>
+        </div>
+
+        <div className="progress-grid">
+          <div className="card progress-card">
+            <div className="card-head">
+              <span className="card-title">Sitemap streaming</span>
+              <span className="num muted">
+                {formatCount(smP.done)} / {formatCount(smP.total)} sitemaps
+                {c.sitemaps.failed > 0 && <span className="text-error"> · {formatCount(c.sitemaps.failed)} failed</span>}
+              </span>
+            </div>
+            <ProgressBar value={crawl.status === 'finished' && smP.total > 0 ? 1 : smP.value} tone={c.sitemaps.failed ? 'warn' : 'accent'} label="Sitemap streaming" />
+            <div className="progress-foot muted">
+              {formatCount(c.bySource.sitemap)} URLs from sitemaps · {formatPercent(smP.done, smP.total)}
+            </div>
+          </div>
+          <div className="card progress-card">
+            <div className="card-head">
+              <span className="card-title">Page fetching</span>
+              <span className="num muted">
+                {crawl.settings.fetchPages ? `${formatCount(fetchP.done)} / ${formatCount(fetchP.total)} URLs` : 'off: sitemap listing only'}
+              </span>
+            </div>
+            <ProgressBar value={crawl.settings.fetchPages ? fetchP.value : 0} tone="ok" label="Page fetching" />
+            <div className="progress-foot muted">
+              {crawl.settings.fetchPages
+                ? `${formatCount(c.fetching)} in flight · ${formatCount(c.queued)} queued · ${formatPercent(fetchP.done, fetchP.total)}`
+                : `${formatCount(c.listed)} URLs listed without fetching`}
+            </div>
+          </div>
+        </div>
+
+        <div className="chart-grid">
+          <div className="card chart-card wide">
+            <div className="card-head">
+              <span className="card-title">Discovery over time</span>
+              <span className="legend">
+                <span className="legend-key key-disc" /> discovered <span className="legend-key key-handled" /> handled
+              </span>
+            </div>
+            {points.length > 1 ? (
+              <Measured>{(w) => <DiscoveryChart points={points} width={w} />}</Measured>
+            ) : (
+              <div className="chart-empty muted">
+                {crawl.status === 'running'
+                  ? 'Collecting points…'
+                  : 'Recorded from live progress while the crawl runs in this window.'}
+              </div>
+            )}
+          </div>
+          <div className="card chart-card">
+            <div className="card-head">
+              <span className="card-title">HTTP status classes</span>
+            </div>
+            <div className="donut-row">
+              <Donut data={statusData} centerLabel="answered" />
+              <BarList data={statusData} />
+            </div>
+          </div>
+          <div className="card chart-card">
+            <div className="card-head">
+              <span className="card-title">URLs by source</span>
+              <span className="muted small">first discovery</span>
+            </div>
+            <BarList data={sourceData} />
+          </div>
+          <div className="card chart-card">
+            <div className="card-head">
+              <span className="card-title">URLs by state</span>
+            </div>
+            <BarList data={stateData} total={c.discovered} />
+          </div>
+          <div className="card chart-card">
+            <div className="card-head">
+              <span className="card-title">Settings</span>
+            </div>
+            <dl className="kv">
+              <dt>Mode</dt>
+              <dd>{!crawl.settings.fetchPages ? 'Sitemap listing only' : crawl.settings.followLinks ? 'Fetch pages, follow links' : 'Fetch listed pages'}</dd>
+              <dt>Scope</dt>
+              <dd>{crawl.settings.scope === 'host' ? 'Same host' : crawl.settings.scope === 'domain' ? 'Same domain' : 'Any host'}</dd>
+              <dt>Concurrency</dt>
+              <dd className="num">
+                {crawl.settings.concurrency} ({crawl.settings.perHostConcurrency} per host) · {crawl.settings.delayMs} ms delay
+              </dd>
+              <dt>Limits</dt>
+              <dd>
+                depth {crawl.settings.maxDepth ?? '∞'} · {crawl.settings.maxUrls === null ? 'no URL limit' : `${formatCount(crawl.settings.maxUrls)} URLs max`}
+              </dd>
+              <dt>robots.txt</dt>
+              <dd>{crawl.settings.respectRobots ? 'respected' : 'ignored'}</dd>
+              <dt>User agent</dt>
+              <dd className="mono ellipsis" title={crawl.settings.userAgent}>
+                {crawl.settings.userAgent}
+              </dd>
+            </dl>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Stat({ label, value, testid, tone, strong }: { label: string; value: number; testid: string; tone?: 'warn' | 'error'; strong?: boolean }) {
+  return (
+    <div className={`stat${tone ? ` stat-${tone}` : ''}${strong ? ' stat-strong' : ''}`}>
+      <div className="stat-label">{label}</div>
+      <div className="stat-value num" data-testid={testid} data-value={value}>
+        {formatCount(value)}
+      </div>
+    </div>
+  );
+}
+
+/** Gives its child the width it has, re-measured on resize (for the SVG chart). */
+function Measured({ children }: { children: (width: number) => ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [w, setW] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setW(el.clientWidth));
+    ro.observe(el);
+    setW(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+  return (
+    <div ref={ref} className="measured">
+      {w > 0 && children(w)}
+    </div>
+  );
+}

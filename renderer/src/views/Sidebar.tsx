@@ -1,0 +1,175 @@
+/** The crawls sidebar: every crawl with its status and progress; select, rename, delete, resume. */
+import { useEffect, useRef, useState } from 'react';
+import type { CrawlSummary } from '../../../shared/model.js';
+import { Icon } from '../components/Icon.js';
+import { ProgressBar, StatusPill } from '../components/Bits.js';
+import { displayName } from '../logic/crawls.js';
+import { formatAgo, formatCount, stripScheme } from '../logic/format.js';
+import { overallProgress } from '../logic/progress.js';
+import { askDeleteCrawl, renameCrawl, runAction, selectCrawl, showNewCrawl, useApp } from '../store/app-store.js';
+
+export function Sidebar() {
+  const crawls = useApp((s) => s.crawls);
+  const loaded = useApp((s) => s.crawlsLoaded);
+  const selectedId = useApp((s) => s.selectedId);
+  const screen = useApp((s) => s.screen);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 15_000);
+    return () => clearInterval(t);
+  }, []);
+  return (
+    <aside className="sidebar" aria-label="Crawls">
+      <div className="brand">
+        <svg className="brand-mark" width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+          <circle cx="12" cy="12" r="10.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+          <path d="M12 1.5v21M1.5 12h21M4.6 4.6l14.8 14.8M19.4 4.6 4.6 19.4" stroke="currentColor" strokeWidth="1" opacity="0.55" />
+          <circle cx="12" cy="12" r="5" fill="none" stroke="currentColor" strokeWidth="1.2" />
+          <circle cx="12" cy="12" r="1.8" fill="currentColor" />
+        </svg>
+        <span>Spinneret</span>
+      </div>
+      <div className="sidebar-head">
+        <span className="section-label">Crawls</span>
+        <button
+          type="button"
+          className={`btn btn-small${screen === 'new' ? ' btn-primary' : ''}`}
+          onClick={showNewCrawl}
+          title="New crawl (Alt+N)"
+          data-testid="new-crawl"
+        >
+          <Icon name="plus" size={14} /> New
+        </button>
+      </div>
+      <ul className="crawl-list" role="listbox" aria-label="Crawls">
+        {loaded && crawls.length === 0 && <li className="crawl-list-empty">No crawls yet. Start one with New.</li>}
+        {crawls.map((c) => (
+          <CrawlItem key={c.id} crawl={c} selected={screen === 'crawl' && c.id === selectedId} now={now} />
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: boolean; now: number }) {
+  const busy = useApp((s) => s.busy[crawl.id]);
+  const [editing, setEditing] = useState(false);
+  const name = displayName(crawl);
+  const progress = overallProgress(crawl);
+  const c = crawl.counters;
+  return (
+    <li
+      className={`crawl-item${selected ? ' selected' : ''}`}
+      role="option"
+      aria-selected={selected}
+      data-crawl-id={crawl.id}
+      data-status={crawl.status}
+      onClick={() => !editing && selectCrawl(crawl.id)}
+    >
+      <div className="crawl-item-top">
+        {editing ? (
+          <RenameInput
+            initial={crawl.name || name}
+            onDone={(value) => {
+              setEditing(false);
+              if (value !== null && value.trim() && value.trim() !== crawl.name) void renameCrawl(crawl.id, value);
+            }}
+          />
+        ) : (
+          <span className="crawl-name" title={name} onDoubleClick={() => setEditing(true)}>
+            {name}
+          </span>
+        )}
+        <StatusPill status={crawl.status} damaged={crawl.damaged} />
+      </div>
+      <div className="crawl-url" title={crawl.startUrl || crawl.settings.sitemapUrls.join('\n')}>
+        {stripScheme(crawl.startUrl || crawl.settings.sitemapUrls[0] || '')}
+      </div>
+      {crawl.status !== 'created' && (
+        <ProgressBar
+          value={progress.value}
+          tone={crawl.status === 'failed' ? 'warn' : crawl.status === 'finished' ? 'ok' : crawl.status === 'paused' ? 'muted' : 'accent'}
+          label={`${name} progress`}
+        />
+      )}
+      <div className="crawl-meta">
+        <span className="num">{formatCount(c.discovered)} URLs</span>
+        <span className="dot">·</span>
+        <span>{formatAgo(crawl.updatedAt, now)}</span>
+        <span className="crawl-actions">
+          {crawl.status === 'paused' && (
+            <button
+              type="button"
+              className="btn btn-tiny btn-primary"
+              disabled={!!busy}
+              onClick={(e) => {
+                e.stopPropagation();
+                void runAction(crawl.id, 'resume');
+              }}
+              data-testid="sidebar-resume"
+              title="Resume this crawl"
+            >
+              <Icon name="play" size={12} /> Resume
+            </button>
+          )}
+          <button
+            type="button"
+            className="icon-btn"
+            title="Rename"
+            aria-label={`Rename ${name}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              setEditing(true);
+            }}
+          >
+            <Icon name="edit" size={14} />
+          </button>
+          <button
+            type="button"
+            className="icon-btn danger"
+            title="Delete"
+            aria-label={`Delete ${name}`}
+            disabled={crawl.status === 'running' || !!busy}
+            onClick={(e) => {
+              e.stopPropagation();
+              askDeleteCrawl(crawl, name);
+            }}
+          >
+            <Icon name="trash" size={14} />
+          </button>
+        </span>
+      </div>
+    </li>
+  );
+}
+
+function RenameInput({ initial, onDone }: { initial: string; onDone: (value: string | null) => void }) {
+  const [value, setValue] = useState(initial);
+  const ref = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+  const finish = (v: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(v);
+  };
+  return (
+    <input
+      ref={ref}
+      className="rename-input"
+      value={value}
+      maxLength={200}
+      aria-label="Crawl name"
+      onClick={(e) => e.stopPropagation()}
+      onChange={(e) => setValue(e.target.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') finish(value);
+        if (e.key === 'Escape') finish(null);
+      }}
+      onBlur={() => finish(value)}
+    />
+  );
+}

@@ -1,0 +1,228 @@
+/** The sitemap tree: robots.txt → indexes → sitemaps, loaded lazily, growing live; a node filters the URLs. */
+import { useEffect, useMemo, useRef } from 'react';
+import type { CrawlSummary, SitemapNode } from '../../../shared/model.js';
+import { EmptyState, ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
+import { Icon } from '../components/Icon.js';
+import { VirtualTable, type Column } from '../components/VirtualTable.js';
+import { formatBytes, formatCount, lastSegment } from '../logic/format.js';
+import { emptyTree, problemCount, visibleRows } from '../logic/tree.js';
+import { loadChildren, selectNode, setTab, toggleNode, useApp } from '../store/app-store.js';
+
+const COLUMNS: Column[] = [
+  { id: 'name', label: 'Sitemap', width: 380 },
+  { id: 'type', label: 'Type', width: 84 },
+  { id: 'http', label: 'HTTP', width: 56, align: 'right' },
+  { id: 'urls', label: 'URLs', width: 84, align: 'right', title: 'URL entries read, or child sitemaps listed by an index' },
+  { id: 'size', label: 'Size', width: 120, align: 'right' },
+  { id: 'gzip', label: 'Gzip', width: 48, align: 'center' },
+  { id: 'lastmod', label: 'Lastmod', width: 150 },
+  { id: 'problems', label: 'Problems', width: 220 },
+];
+
+const TYPE_LABEL: Record<SitemapNode['type'], string> = {
+  robots: 'robots.txt',
+  sitemapindex: 'Index',
+  urlset: 'URL set',
+  text: 'Text',
+  rss: 'RSS',
+  atom: 'Atom',
+  unknown: '—',
+};
+
+export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
+  const tree = useApp((s) => s.trees[crawl.id]) ?? emptyTree();
+  const error = useApp((s) => s.treeErrors[crawl.id]);
+  const selectedId = useApp((s) => s.selectedNode[crawl.id] ?? null);
+  const rows = useMemo(() => visibleRows(tree), [tree]);
+  const rootsLoaded = !!tree.children[''];
+  const autoOpened = useRef(new Set<string>());
+
+  useEffect(() => {
+    void loadChildren(crawl.id, null);
+  }, [crawl.id]);
+  // Open robots.txt and the indexes under it once, so the analyst sees the shape at a glance.
+  useEffect(() => {
+    for (const r of rows) {
+      if (r.depth > 1 || !r.expandable || autoOpened.current.has(r.node.id)) continue;
+      if (r.depth === 0 || r.node.type === 'sitemapindex') {
+        autoOpened.current.add(r.node.id);
+        if (tree.expanded[r.node.id] === undefined) toggleNode(crawl.id, r.node.id, true);
+      }
+    }
+  }, [rows, tree.expanded, crawl.id]);
+
+  const selected = selectedId ? tree.nodes[selectedId] : undefined;
+  const activeIndex = selectedId ? rows.findIndex((r) => r.node.id === selectedId) : -1;
+
+  const renderCells = (i: number) => {
+    const row = rows[i]!;
+    const n = row.node;
+    const probs = row.expanded ? n.problems.length : problemCount(tree, n.id);
+    return [
+      <span className="tree-name" style={{ paddingLeft: row.depth * 18 }}>
+        {row.expandable ? (
+          <button
+            type="button"
+            className="caret"
+            aria-label={row.expanded ? 'Collapse' : 'Expand'}
+            aria-expanded={row.expanded}
+            onClick={(e) => {
+              e.stopPropagation();
+              toggleNode(crawl.id, n.id, !row.expanded);
+            }}
+          >
+            <Icon name={row.expanded ? 'chevronDown' : 'chevronRight'} size={12} />
+          </button>
+        ) : (
+          <span className="caret-space" />
+        )}
+        <NodeIcon node={n} />
+        <span className="ellipsis" title={n.url}>
+          {n.type === 'robots' ? n.url : lastSegment(n.url)}
+        </span>
+        {row.loading && <Icon name="spinner" size={12} className="spin muted" />}
+      </span>,
+      <span className={`type type-${n.type}`}>{TYPE_LABEL[n.type]}</span>,
+      n.state === 'pending' ? <span className="muted">…</span> : n.state === 'fetching' ? <Icon name="spinner" size={12} className="spin muted" /> : <HttpStatus status={n.httpStatus} />,
+      <span className="num" data-testid="node-count">
+        {n.type === 'sitemapindex' ? (
+          <span title={`${n.childCount} sitemaps`}>{formatCount(n.childCount)} maps</span>
+        ) : n.type === 'robots' ? (
+          <span title={`${n.childCount} Sitemap lines`}>{formatCount(n.childCount)} maps</span>
+        ) : (
+          formatCount(n.urlCount)
+        )}
+      </span>,
+      <span className="num" title={n.gzip ? `${formatBytes(n.bytes)} on the wire, ${formatBytes(n.uncompressedBytes)} inflated` : undefined}>
+        {n.state === 'done' || n.bytes > 0 ? formatBytes(n.gzip ? n.uncompressedBytes : n.bytes) : ''}
+      </span>,
+      n.gzip ? <span className="badge badge-muted">gz</span> : <span />,
+      <span className="mono-num ellipsis">{n.lastmod ?? ''}</span>,
+      <Problems node={n} count={probs} />,
+    ];
+  };
+
+  if (error && !rootsLoaded) return <ErrorState title="Could not load the sitemap tree" message={error} onRetry={() => void loadChildren(crawl.id, null, true)} />;
+  if (!rootsLoaded) return <Spinner label="Loading the sitemap tree…" />;
+  return (
+    <div className={`tree${selected ? ' with-node' : ''}`}>
+      <div className="tree-table">
+        <VirtualTable
+          ariaLabel="Sitemap tree"
+          testId="sitemap-tree"
+          columns={COLUMNS}
+          count={rows.length}
+          renderCells={renderCells}
+          rowKey={(i) => rows[i]!.node.id}
+          rowClass={(i) => `tree-row${rows[i]!.node.problems.length || rows[i]!.node.state === 'error' ? ' has-problem' : ''}${rows[i]!.node.id === selectedId ? ' selected' : ''}`}
+          activeIndex={activeIndex >= 0 ? activeIndex : null}
+          onRowClick={(i) => selectNode(crawl.id, rows[i]!.node.id === selectedId ? null : rows[i]!.node)}
+          onRowDoubleClick={(i) => {
+            selectNode(crawl.id, rows[i]!.node);
+            setTab('urls');
+          }}
+          onMove={(d) => {
+            const next = rows[Math.max(0, Math.min(rows.length - 1, activeIndex + d))];
+            if (next) selectNode(crawl.id, next.node);
+          }}
+          empty={
+            <EmptyState title="No sitemaps yet" icon="sitemap">
+              {crawl.status === 'created'
+                ? 'Start the crawl: robots.txt and the sitemaps it names appear here as they are read.'
+                : crawl.status === 'running'
+                  ? 'Waiting for robots.txt…'
+                  : 'This crawl found no robots.txt and no sitemaps.'}
+            </EmptyState>
+          }
+        />
+      </div>
+      {selected && <NodePanel crawlId={crawl.id} node={selected} />}
+    </div>
+  );
+}
+
+function NodeIcon({ node }: { node: SitemapNode }) {
+  const tone = node.state === 'error' ? 'text-error' : node.type === 'robots' ? 'muted' : 'text-accent';
+  return <Icon name={node.type === 'robots' ? 'list' : node.type === 'sitemapindex' ? 'sitemap' : 'list'} size={13} className={tone} />;
+}
+
+function Problems({ node, count }: { node: SitemapNode; count: number }) {
+  if (node.state === 'error' && node.problems.length === 0) {
+    return <span className="badge badge-error">fetch failed</span>;
+  }
+  if (count === 0) return <span className="muted">—</span>;
+  const first = node.problems[0];
+  return (
+    <span className="problems" title={node.problems.map((p) => `${p.code}: ${p.message}`).join('\n') || `${count} problems below this node`}>
+      <span className={`badge ${node.state === 'error' ? 'badge-error' : 'badge-warn'}`}>{count}</span>
+      <span className="ellipsis small">{first ? first.code : 'in children'}</span>
+    </span>
+  );
+}
+
+function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
+  return (
+    <div className="node-panel" data-testid="node-panel">
+      <div className="node-panel-head">
+        <div className="node-panel-title">
+          <span className={`type type-${node.type}`}>{TYPE_LABEL[node.type]}</span>
+          <UrlLink url={node.url} />
+          {node.finalUrl && node.finalUrl !== node.url && (
+            <span className="muted small">
+              → redirected to <UrlLink url={node.finalUrl} />
+            </span>
+          )}
+        </div>
+        <div className="node-panel-actions">
+          {node.type !== 'robots' && node.type !== 'sitemapindex' && (
+            <button type="button" className="btn btn-primary btn-small" onClick={() => setTab('urls')} data-testid="show-node-urls">
+              Show its {formatCount(node.urlCount)} URLs
+            </button>
+          )}
+          <button type="button" className="icon-btn" onClick={() => selectNode(crawlId, null)} aria-label="Clear the selection">
+            <Icon name="close" size={14} />
+          </button>
+        </div>
+      </div>
+      <div className="node-facts">
+        <span>
+          State <strong>{node.state}</strong>
+        </span>
+        <span>
+          HTTP <HttpStatus status={node.httpStatus} />
+        </span>
+        <span>
+          {node.type === 'sitemapindex' ? 'Sitemaps' : 'URLs'} <strong className="num">{formatCount(node.type === 'sitemapindex' ? node.childCount : node.urlCount)}</strong>
+        </span>
+        <span>
+          Size <strong className="num">{formatBytes(node.bytes)}</strong>
+          {node.gzip && <span className="muted"> gzip, {formatBytes(node.uncompressedBytes)} inflated</span>}
+        </span>
+        {node.lastmod && (
+          <span>
+            Lastmod <strong className="mono">{node.lastmod}</strong>
+          </span>
+        )}
+      </div>
+      {node.problems.length > 0 ? (
+        <ul className="problem-list">
+          {node.problems.slice(0, 50).map((p, i) => (
+            <li key={i}>
+              <span className="badge badge-warn mono">{p.code}</span> {p.message}
+              {p.url && (
+                <span className="muted small">
+                  {' '}
+                  — <UrlLink url={p.url} />
+                </span>
+              )}
+            </li>
+          ))}
+          {node.problems.length > 50 && <li className="muted">…and {node.problems.length - 50} more</li>}
+        </ul>
+      ) : (
+        <div className="muted small">No problems found in this {node.type === 'robots' ? 'file' : 'sitemap'}.</div>
+      )}
+      <div className="hint">The URL table is filtered to what this node listed. Double-click a node to jump there.</div>
+    </div>
+  );
+}

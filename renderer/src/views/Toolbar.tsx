@@ -1,0 +1,159 @@
+/** The crawl toolbar: name and state, Start/Pause/Resume/Stop/Export, and the view tabs. */
+import { useEffect, useRef } from 'react';
+import type { CrawlSummary } from '../../../shared/model.js';
+import { Icon } from '../components/Icon.js';
+import { Kbd, StatusPill, UrlLink } from '../components/Bits.js';
+import { actionsFor } from '../logic/actions.js';
+import { displayName } from '../logic/crawls.js';
+import { formatCount, formatDateTime } from '../logic/format.js';
+import { describeFilter, emptyFilter, filterToQuery, isFiltered } from '../logic/url-query.js';
+import { exportCsv, runAction, setExportMenu, setTab, useApp, type Tab } from '../store/app-store.js';
+import { modKey } from './shortcuts.js';
+
+export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
+  const busy = useApp((s) => s.busy[crawl.id]);
+  const a = actionsFor(crawl, !!busy);
+  const name = displayName(crawl);
+  return (
+    <div className="toolbar">
+      <div className="toolbar-title">
+        <div className="title-row">
+          <h1 title={name}>{name}</h1>
+          <StatusPill status={crawl.status} damaged={crawl.damaged} />
+          {busy && <span className="muted busy-note">{busyLabel(busy)}…</span>}
+        </div>
+        <div className="subtitle">
+          {crawl.startUrl ? <UrlLink url={crawl.startUrl} /> : <span>{crawl.settings.sitemapUrls.length} sitemap URLs</span>}
+          <span className="dot">·</span>
+          <span>Created {formatDateTime(crawl.createdAt)}</span>
+          {crawl.finishedAt && (
+            <>
+              <span className="dot">·</span>
+              <span>Finished {formatDateTime(crawl.finishedAt)}</span>
+            </>
+          )}
+        </div>
+      </div>
+      <div className="toolbar-actions" role="toolbar" aria-label="Crawl controls">
+        {crawl.status === 'created' || a.start ? (
+          <button type="button" className="btn btn-primary" disabled={!a.start} onClick={() => void runAction(crawl.id, 'start')} data-action="start" title={`Start (${modKey}+P)`}>
+            <Icon name="play" size={14} /> Start
+          </button>
+        ) : crawl.status === 'paused' ? (
+          <button type="button" className="btn btn-primary" disabled={!a.resume} onClick={() => void runAction(crawl.id, 'resume')} data-action="resume" title={`Resume (${modKey}+P)`}>
+            <Icon name="play" size={14} /> Resume
+          </button>
+        ) : (
+          <button type="button" className="btn" disabled={!a.pause} onClick={() => void runAction(crawl.id, 'pause')} data-action="pause" title={`Pause (${modKey}+P)`}>
+            <Icon name="pause" size={14} /> Pause
+          </button>
+        )}
+        <button type="button" className="btn" disabled={!a.stop} onClick={() => void runAction(crawl.id, 'stop')} data-action="stop" title="Stop for good: the crawl ends with what it has">
+          <Icon name="stop" size={14} /> Stop
+        </button>
+        <ExportButton crawl={crawl} enabled={a.export} />
+      </div>
+    </div>
+  );
+}
+
+function busyLabel(b: string): string {
+  return { start: 'Starting', pause: 'Pausing', resume: 'Resuming', stop: 'Stopping', export: 'Exporting', delete: 'Deleting', rename: 'Renaming' }[b] ?? b;
+}
+
+function ExportButton({ crawl, enabled }: { crawl: CrawlSummary; enabled: boolean }) {
+  const open = useApp((s) => s.exportMenuOpen);
+  const filter = useApp((s) => s.filters[crawl.id]) ?? emptyFilter();
+  const ref = useRef<HTMLDivElement>(null);
+  const filtered = isFiltered(filter);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setExportMenu(false);
+    };
+    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setExportMenu(false);
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', esc);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', esc);
+    };
+  }, [open]);
+  return (
+    <div className="menu-anchor" ref={ref}>
+      <button
+        type="button"
+        className="btn"
+        disabled={!enabled}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setExportMenu(!open)}
+        data-action="export"
+        title={`Export CSV (${modKey}+E)`}
+      >
+        <Icon name="download" size={14} /> Export CSV <Icon name="chevronDown" size={12} />
+      </button>
+      {open && (
+        <div className="menu" role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            disabled={!filtered}
+            onClick={() => void exportCsv(crawl.id, filterToQuery(filter))}
+            data-export="filter"
+          >
+            <span>Current filter</span>
+            <span className="menu-note">{filtered ? describeFilter(filter) : 'No filter is set in the URLs view'}</span>
+          </button>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => void exportCsv(crawl.id, undefined)} data-export="all">
+            <span>All URLs</span>
+            <span className="menu-note">{formatCount(crawl.counters.discovered)} URLs, every column of the CLI's CSV</span>
+          </button>
+          <div className="menu-foot">
+            <Kbd>{modKey}</Kbd>+<Kbd>E</Kbd> exports the current filter, or everything when there is none
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+const TABS: { id: Tab; label: string; icon: Parameters<typeof Icon>[0]['name'] }[] = [
+  { id: 'overview', label: 'Overview', icon: 'gauge' },
+  { id: 'urls', label: 'URLs', icon: 'list' },
+  { id: 'sitemaps', label: 'Sitemaps', icon: 'sitemap' },
+  { id: 'errors', label: 'Errors', icon: 'alert' },
+];
+
+export function Tabs({ crawl }: { crawl: CrawlSummary }) {
+  const tab = useApp((s) => s.tab);
+  const c = crawl.counters;
+  const counts: Record<Tab, number | null> = {
+    overview: null,
+    urls: c.discovered,
+    sitemaps: c.sitemaps.total,
+    errors: c.errors + c.sitemaps.failed,
+  };
+  return (
+    <nav className="tabs" role="tablist" aria-label="Views">
+      {TABS.map((t) => (
+        <button
+          type="button"
+          role="tab"
+          key={t.id}
+          aria-selected={tab === t.id}
+          className={`tab${tab === t.id ? ' selected' : ''}`}
+          onClick={() => setTab(t.id)}
+          data-tab={t.id}
+        >
+          <Icon name={t.icon} size={14} />
+          {t.label}
+          {counts[t.id] !== null && (
+            <span className={`tab-count${t.id === 'errors' && counts[t.id]! > 0 ? ' tab-count-error' : ''}`}>{formatCount(counts[t.id])}</span>
+          )}
+        </button>
+      ))}
+    </nav>
+  );
+}

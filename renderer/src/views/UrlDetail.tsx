@@ -1,0 +1,204 @@
+/** Everything known about one URL: sources, sitemaps, redirects, canonical, hreflang, robots, errors. */
+import { useEffect, useState, type ReactNode } from 'react';
+import type { UrlDetail } from '../../../shared/model.js';
+import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
+import { Icon } from '../components/Icon.js';
+import { toApiError } from '../api/types.js';
+import { formatBytes, formatDateTime } from '../logic/format.js';
+import { getApi } from '../store/app-store.js';
+import { SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
+
+export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { crawlId: string; urlId: number; live: boolean; version: number; onClose(): void }) {
+  const [detail, setDetail] = useState<UrlDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const settled = detail && detail.id === urlId && !['queued', 'fetching'].includes(detail.state);
+  // Refresh while the URL is still waiting to be fetched; once handled it does not change much.
+  const refreshKey = live && !settled ? Math.floor(version / 5) : 0;
+  useEffect(() => {
+    let alive = true;
+    getApi()
+      .getUrl({ id: crawlId, urlId })
+      .then(
+        (d) => {
+          if (!alive) return;
+          setDetail(d);
+          setError(null);
+        },
+        (err) => alive && setError(toApiError(err).message),
+      );
+    return () => {
+      alive = false;
+    };
+  }, [crawlId, urlId, attempt, refreshKey]);
+  const d = detail && detail.id === urlId ? detail : null;
+  return (
+    <aside className="detail" aria-label="URL details" data-testid="url-detail">
+      <div className="detail-head">
+        <span className="section-label">URL #{urlId}</span>
+        <button type="button" className="icon-btn" onClick={onClose} aria-label="Close details" title="Close (Esc)">
+          <Icon name="close" size={14} />
+        </button>
+      </div>
+      {error && !d ? (
+        <ErrorState title="Could not load this URL" message={error} onRetry={() => setAttempt((a) => a + 1)} />
+      ) : !d ? (
+        <Spinner />
+      ) : (
+        <DetailBody d={d} />
+      )}
+    </aside>
+  );
+}
+
+function DetailBody({ d }: { d: UrlDetail }) {
+  const r = d.result ?? {};
+  const entry = d.sitemapEntry;
+  const hreflangPage = r.hreflang ?? [];
+  const hreflangSitemap = entry?.alternates ?? [];
+  const canonical = r.canonical ?? d.canonical;
+  const chain = r.redirectChain ?? [];
+  const err = r.error ?? d.error;
+  return (
+    <div className="detail-body">
+      <div className="detail-url">
+        <UrlLink url={d.url} />
+      </div>
+      <div className="detail-tags">
+        <span className={`state state-${d.state}`}>{STATE_LABEL[d.state]}</span>
+        <HttpStatus status={r.status ?? d.status} />
+        {(r.blockedByRobots ?? d.blockedByRobots) && <span className="badge badge-warn">Blocked by robots.txt</span>}
+        {canonical && canonical !== d.url && <span className="badge badge-info">Canonicalised</span>}
+        {/noindex/i.test(`${r.metaRobots ?? ''} ${r.xRobotsTag ?? ''}`) && <span className="badge badge-warn">noindex</span>}
+      </div>
+
+      {err && (
+        <div className="banner banner-error small">
+          <Icon name="alert" size={14} />
+          <div>
+            <strong className="mono">{err.code}</strong> {err.message}
+          </div>
+        </div>
+      )}
+
+      <Section title="Response">
+        <Kv k="Title" v={r.title ?? d.title} />
+        <Kv k="Content type" v={r.contentType ?? d.contentType} mono />
+        <Kv k="Size" v={r.bytes !== undefined ? formatBytes(r.bytes) : undefined} />
+        <Kv k="Time" v={r.durationMs !== undefined ? `${Math.round(r.durationMs)} ms` : undefined} />
+        <Kv k="Fetched at" v={r.fetchedAt ? formatDateTime(r.fetchedAt) : undefined} />
+        <Kv k="Depth" v={String(d.depth)} />
+      </Section>
+
+      <Section title="Indexing">
+        <Kv k="Canonical" v={canonical ? <UrlLink url={canonical} /> : undefined} note={canonical === d.url ? 'self' : undefined} />
+        <Kv k="Meta robots" v={r.metaRobots} mono />
+        <Kv k="X-Robots-Tag" v={r.xRobotsTag} mono />
+        <Kv k="robots.txt" v={(r.blockedByRobots ?? d.blockedByRobots) ? 'Disallowed' : d.state === 'listed' ? 'Not checked (not fetched)' : 'Allowed'} />
+      </Section>
+
+      <Section title={`Found by (${d.discoveries.length})`} testId="detail-discoveries">
+        {d.discoveries.length === 0 ? (
+          <div className="muted small">—</div>
+        ) : (
+          <ul className="plain-list">
+            {d.discoveries.map((x, i) => (
+              <li key={i}>
+                <span className={`src src-${x.source}`}>{SOURCE_LABEL[x.source]}</span> {x.from ? <UrlLink url={x.from} /> : <span className="muted">as the start URL</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section title={`Sitemaps (${d.inSitemaps.length})`}>
+        {d.inSitemaps.length === 0 ? (
+          <div className="muted small">Not listed in any sitemap.</div>
+        ) : (
+          <ul className="plain-list">
+            {d.inSitemaps.map((s) => (
+              <li key={s}>
+                <UrlLink url={s} />
+              </li>
+            ))}
+          </ul>
+        )}
+        {entry && (
+          <div className="kv-inline">
+            <Kv k="lastmod" v={entry.lastmod} mono />
+            <Kv k="changefreq" v={entry.changefreq} />
+            <Kv k="priority" v={entry.priority !== undefined ? String(entry.priority) : undefined} />
+            <Kv k="Images" v={entry.images?.length ? String(entry.images.length) : undefined} />
+            <Kv k="Videos" v={entry.videos?.length ? String(entry.videos.length) : undefined} />
+            <Kv k="News" v={entry.news?.title ?? entry.news?.publicationName} />
+          </div>
+        )}
+      </Section>
+
+      {(chain.length > 0 || r.redirectTo || d.redirectTo) && (
+        <Section title="Redirect chain">
+          <ol className="chain">
+            {chain.map((h, i) => (
+              <li key={i}>
+                <HttpStatus status={h.status} /> <UrlLink url={h.url} />
+              </li>
+            ))}
+            {(r.redirectTo ?? d.redirectTo) && (
+              <li>
+                <span className="muted">→</span> <UrlLink url={(r.redirectTo ?? d.redirectTo)!} />
+              </li>
+            )}
+          </ol>
+        </Section>
+      )}
+
+      {(hreflangPage.length > 0 || hreflangSitemap.length > 0) && (
+        <Section title="hreflang alternates">
+          <table className="mini-table">
+            <tbody>
+              {hreflangPage.map((h, i) => (
+                <tr key={`p${i}`}>
+                  <td className="mono">{h.lang}</td>
+                  <td>
+                    <UrlLink url={h.href} />
+                  </td>
+                  <td className="muted small">page</td>
+                </tr>
+              ))}
+              {hreflangSitemap.map((h, i) => (
+                <tr key={`s${i}`}>
+                  <td className="mono">{h.lang}</td>
+                  <td>
+                    <UrlLink url={h.href} />
+                  </td>
+                  <td className="muted small">sitemap</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Section>
+      )}
+    </div>
+  );
+}
+
+function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="detail-section" data-testid={testId}>
+      <h3>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+function Kv({ k, v, mono, note }: { k: string; v: ReactNode | undefined; mono?: boolean; note?: string }) {
+  return (
+    <div className="kv-row">
+      <span className="kv-k">{k}</span>
+      <span className={`kv-v${mono ? ' mono' : ''}`}>
+        {v === undefined || v === '' ? <span className="muted">—</span> : v}
+        {note && <span className="muted small"> ({note})</span>}
+      </span>
+    </div>
+  );
+}
