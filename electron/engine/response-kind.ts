@@ -99,7 +99,7 @@ export async function readBody(body: Readable, maxBytes: number): Promise<Buffer
     size += b.length;
     if (size > maxBytes) {
       body.destroy();
-      throw new EngineError('BODY_TOO_LARGE', `The response is larger than the ${maxBytes}-byte limit; raise "max body size" to read it.`);
+      throw new EngineError('EBODY_TOO_LARGE', `The response is larger than the ${maxBytes}-byte limit; raise "max body size" to read it.`);
     }
     chunks.push(b);
   }

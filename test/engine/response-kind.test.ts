@@ -41,5 +41,5 @@ test('classifyBody hands back every byte after peeking', async () => {
 });
 
 test('readBody refuses a body over the limit with a code', async () => {
-  await assert.rejects(readBody(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 15), { code: 'BODY_TOO_LARGE' });
+  await assert.rejects(readBody(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 15), { code: 'EBODY_TOO_LARGE' });
 });

@@ -1,0 +1,584 @@
+/**
+ * The crawler: seeds the frontier (start URL, robots.txt sitemaps or default locations, explicit sitemaps),
+ * then fetches requests with bounded concurrency and routes each response by what it is.
+ */
+import { Readable } from 'node:stream';
+import type {
+  CrawlLogEntry,
+  CrawlSettings,
+  SitemapNode,
+  UrlResult,
+} from '../../shared/model.js';
+import {
+  EngineError,
+  type CrawlerCheckpoint,
+  type CrawlerHooks,
+  type CrawlerRunState,
+  type FetchResponse,
+  type HttpFetcher,
+  type Request,
+  type RequestInit,
+  type RobotsTxt,
+} from './types.js';
+import { createHttpFetcher } from './http.js';
+import { MemoryRequestQueue } from './request-queue.js';
+import { SitemapRequestList } from './sitemap/request-list.js';
+import { RequestQueueWithSitemap } from './queue-with-sitemap.js';
+import { fetchRobotsTxt, robotsFromCheckpoint } from './robots-fetch.js';
+import { extractPageInfo, parseRobotsDirectives } from './links.js';
+import { decodeBody } from './charset.js';
+import { inScope, originOf, robotsUrlFor, toUniqueKey, hostOf } from './url.js';
+import { classifyBody, readBody } from './response-kind.js';
+import { UrlFilter } from './url-filter.js';
+
+export interface CrawlerOptions {
+  settings: CrawlSettings;
+  hooks: CrawlerHooks;
+  /** Default: built from settings. */
+  fetcher?: HttpFetcher;
+  /** A queue restored from journals; default: a new one. */
+  queue?: MemoryRequestQueue;
+  /** From the last checkpoint; absent: a fresh crawl. */
+  checkpoint?: CrawlerCheckpoint;
+  /** Filter for sitemaps announced by other sitemaps (tests keep only local ones). */
+  keepSitemap?(url: string): boolean;
+  /** Clock, for tests. */
+  now?(): number;
+}
+
+export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
+
+/** Default sitemap locations tried when robots.txt announces none. */
+const DEFAULT_SITEMAP_PATHS = ['/sitemap.xml', '/sitemap_index.xml'];
+/** Robots Crawl-delay is honoured up to this many seconds (a larger one would stall a crawl for hours). */
+const MAX_CRAWL_DELAY_S = 30;
+
+type RobotsSaved = CrawlerCheckpoint['robots'][string];
+
+export class Crawler {
+  readonly queue: MemoryRequestQueue;
+  private readonly settings: CrawlSettings;
+  private readonly hooks: CrawlerHooks;
+  private readonly fetcher: HttpFetcher;
+  private readonly ownsFetcher: boolean;
+  private readonly list: SitemapRequestList;
+  private readonly frontier: RequestQueueWithSitemap;
+  private readonly filter: UrlFilter;
+  private readonly now: () => number;
+  private runState: CrawlerRunState = 'idle';
+  private seeded: boolean;
+  private readonly robotsSaved: Record<string, RobotsSaved>;
+  private readonly robots = new Map<string, Promise<RobotsTxt | null>>();
+  private readonly active = new Set<Promise<void>>();
+  private readonly nodeMap = new Map<string, SitemapNode>();
+  /** Requests already reported, so a late error cannot report one twice. */
+  private readonly finished = new WeakSet<Request>();
+  private readonly robotsProblems = new Map<string, { code: string; message: string }[]>();
+  /** State chosen for the URL being admitted right now (hooks fire synchronously inside addRequest). */
+  private admitAs: 'queued' | 'listed' = 'queued';
+  private fetchedOk = 0;
+  private startFailure: EngineError | null = null;
+  private running: Promise<CrawlerOutcome> | null = null;
+  private failure: EngineError | null = null;
+
+  constructor(opts: CrawlerOptions) {
+    this.settings = opts.settings;
+    this.hooks = opts.hooks;
+    this.now = opts.now ?? Date.now;
+    this.ownsFetcher = !opts.fetcher;
+    this.fetcher = opts.fetcher ?? createHttpFetcher(fetcherOptionsFrom(opts.settings));
+    this.filter = new UrlFilter(opts.settings);
+    this.seeded = opts.checkpoint?.seeded ?? false;
+    this.robotsSaved = { ...(opts.checkpoint?.robots ?? {}) };
+    for (const [origin, saved] of Object.entries(this.robotsSaved)) {
+      this.robots.set(origin, Promise.resolve(saved.outcome === 'allow-all' && !saved.body ? null : robotsFromCheckpoint(saved)));
+    }
+
+    this.queue =
+      opts.queue ??
+      new MemoryRequestQueue({
+        onAdmitted: (req) => this.hooks.onAdmitted?.(req, this.admitAs),
+        onDuplicate: (id, d, init) => this.hooks.onDuplicate?.(id, d, init),
+      });
+    if (opts.queue) {
+      opts.queue.setHooks({
+        onAdmitted: (req) => this.hooks.onAdmitted?.(req, this.admitAs),
+        onDuplicate: (id, d, init) => this.hooks.onDuplicate?.(id, d, init),
+      });
+    }
+
+    this.list = new SitemapRequestList({
+      sitemapUrls: [],
+      fetcher: this.fetcher,
+      isAllowed: (url) => this.isAllowedCached(url),
+      keepSitemap: opts.keepSitemap,
+      onNode: (node) => this.emitNode(node),
+      state: opts.checkpoint?.sitemapList as never,
+      limit: opts.settings.maxUrls ?? undefined,
+    });
+    for (const node of this.list.nodes()) this.nodeMap.set(node.id, node);
+
+    this.frontier = new RequestQueueWithSitemap({
+      queue: this.queue,
+      list: this.list,
+      filter: (init) => this.decide(init),
+    });
+  }
+
+  /** Where the crawler stands: idle, running, pausing, paused, stopping, stopped, finished, failed. */
+  get state(): CrawlerRunState {
+    return this.runState;
+  }
+
+  /** Requests being fetched right now. */
+  inFlight(): number {
+    return this.active.size;
+  }
+
+  /** The sitemap tree as known now (robots.txt nodes included). */
+  nodes(): SitemapNode[] {
+    return [...this.nodeMap.values()];
+  }
+
+  /** JSON-serialisable state of what is not in the journals. */
+  checkpoint(): CrawlerCheckpoint {
+    return { sitemapList: this.list.getState(), robots: { ...this.robotsSaved }, seeded: this.seeded };
+  }
+
+  /** Crawls until finished, paused or stopped. Call again after a pause to continue. */
+  run(): Promise<CrawlerOutcome> {
+    if (this.running) return this.running;
+    if (this.runState === 'finished' || this.runState === 'stopped' || this.runState === 'failed') {
+      return Promise.resolve(this.runState);
+    }
+    this.runState = 'running';
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  /** Lets requests in flight finish and starts none; resolves when the crawler has paused. */
+  async pause(): Promise<void> {
+    if (this.runState === 'running') this.runState = 'pausing';
+    if (this.running) await this.running;
+  }
+
+  /** Ends the crawl for good; requests in flight finish first. */
+  async stop(): Promise<void> {
+    if (this.runState === 'running' || this.runState === 'pausing') this.runState = 'stopping';
+    if (this.running) await this.running;
+    else if (this.runState === 'idle' || this.runState === 'paused') this.runState = 'stopped';
+    if (this.ownsFetcher) this.fetcher.close();
+  }
+
+  /** Releases what a paused crawler holds open (the sitemap being read, sockets); it can still be checkpointed. */
+  async dispose(): Promise<void> {
+    await this.list.close();
+    if (this.ownsFetcher) this.fetcher.close();
+  }
+
+  /** Why the crawl failed, when it did. */
+  error(): EngineError | null {
+    return this.failure;
+  }
+
+  private async loop(): Promise<CrawlerOutcome> {
+    try {
+      if (!this.seeded) {
+        await this.seed();
+        this.seeded = true;
+      }
+      while (this.runState === 'running') {
+        if (this.active.size >= Math.max(1, this.settings.concurrency)) {
+          await Promise.race(this.active);
+          continue;
+        }
+        const req = await this.frontier.fetchNextRequest();
+        if (this.runState !== 'running') {
+          if (req) this.frontier.reclaimRequest(req, { forefront: true });
+          break;
+        }
+        if (!req) {
+          if (this.active.size > 0) {
+            await Promise.race(this.active);
+            continue;
+          }
+          if (await this.frontier.isFinished()) break;
+          continue;
+        }
+        const task: Promise<void> = this.handle(req).finally(() => this.active.delete(task));
+        this.active.add(task);
+      }
+      await Promise.allSettled([...this.active]);
+    } catch (err) {
+      await Promise.allSettled([...this.active]);
+      this.failure = asEngineError(err, 'CRAWLER_FAILED');
+      this.log('error', this.failure.code, this.failure.message);
+      if (this.ownsFetcher) this.fetcher.close();
+      this.runState = 'failed';
+      await this.list.close();
+      return 'failed';
+    }
+
+    if (this.runState === 'pausing') {
+      this.runState = 'paused';
+      return 'paused';
+    }
+    if (this.runState === 'stopping') {
+      this.runState = 'stopped';
+      await this.dispose();
+      return 'stopped';
+    }
+    if (this.startFailure && this.fetchedOk === 0 && this.queue.totalCount() <= 1 && this.nodeMap.size <= 1) {
+      this.failure = new EngineError(
+        'START_UNREACHABLE',
+        `The start URL could not be reached (${this.startFailure.code}: ${this.startFailure.message}). ` +
+          'Check the address and your connection, then start the crawl again.',
+      );
+      this.runState = 'failed';
+      await this.dispose();
+      return 'failed';
+    }
+    this.runState = 'finished';
+    await this.dispose();
+    return 'finished';
+  }
+
+  // ---------------------------------------------------------------- seeding
+
+  private async seed(): Promise<void> {
+    const s = this.settings;
+    const explicit = s.sitemapUrls.map((u) => normaliseOrThrow(u, 'sitemap URL'));
+    const start = s.startUrl ? normaliseOrThrow(s.startUrl, 'start URL') : null;
+    if (!start && explicit.length === 0) {
+      throw new EngineError('NO_START', 'Give a start URL or at least one sitemap URL.');
+    }
+
+    if (explicit.length > 0) {
+      // Given sitemaps explicitly: robots.txt discovery is skipped (its rules still apply, fetched lazily).
+      for (const url of explicit) this.list.addSitemap(url, { parentId: null });
+    } else if (start) {
+      const robotsNodeId = await this.seedFromRobots(start);
+      if (this.list.nodes().length === 0) await this.seedDefaultSitemaps(start, robotsNodeId);
+    }
+
+    if (start && s.fetchPages) {
+      this.admit({ url: start, source: 'start', depth: 0 });
+    }
+  }
+
+  /** Fetches robots.txt for the start origin, adds its node and its sitemaps; returns the node id. */
+  private async seedFromRobots(start: string): Promise<string> {
+    const robotsUrl = robotsUrlFor(start);
+    await this.robotsFor(start);
+    const saved = this.robotsSaved[originOf(start)];
+    const robots = await this.robots.get(originOf(start));
+    const id = toUniqueKey(robotsUrl);
+    if (saved?.outcome === 'disallow-all' && saved.status === undefined) {
+      // No HTTP answer at all: the host itself is unreachable, so there is nothing to crawl.
+      const why = this.robotsProblems.get(originOf(start))?.[0]?.message ?? 'no answer';
+      throw new EngineError('START_UNREACHABLE', `${start} could not be reached: ${why}`);
+    }
+    const sitemaps = robots?.sitemaps ?? [];
+    this.emitNode({
+      id,
+      url: robotsUrl,
+      parentId: null,
+      type: 'robots',
+      state: saved?.outcome === 'disallow-all' ? 'error' : 'done',
+      httpStatus: saved?.status,
+      bytes: saved?.body ? Buffer.byteLength(saved.body) : 0,
+      uncompressedBytes: saved?.body ? Buffer.byteLength(saved.body) : 0,
+      gzip: false,
+      urlCount: 0,
+      childCount: sitemaps.length,
+      problems: this.robotsProblems.get(originOf(start)) ?? [],
+    });
+    for (const sm of sitemaps) this.list.addSitemap(sm, { parentId: id });
+    return id;
+  }
+
+  /** Where robots.txt lists no sitemap, tries the usual locations and keeps those that answer 2xx. */
+  private async seedDefaultSitemaps(start: string, robotsNodeId: string): Promise<void> {
+    for (const path of DEFAULT_SITEMAP_PATHS) {
+      const url = new URL(path, start).href;
+      if (this.settings.respectRobots && !(await this.isAllowed(url))) continue;
+      let res: FetchResponse;
+      try {
+        res = await this.fetcher.fetch(url, { accept: 'application/xml,text/xml,*/*;q=0.5' });
+      } catch (err) {
+        this.log('info', 'DEFAULT_SITEMAP_UNREACHABLE', `No sitemap at ${url}: ${asEngineError(err, 'NETWORK_ERROR').message}`, url);
+        continue;
+      }
+      if (res.status >= 200 && res.status < 300) {
+        const buffered = await bufferResponse(res, this.settings.maxBodyBytes * 10);
+        this.list.addSitemap(res.finalUrl, { parentId: robotsNodeId, response: buffered });
+        this.log('info', 'DEFAULT_SITEMAP_FOUND', `robots.txt lists no sitemap; found one at ${res.finalUrl}.`, url);
+      } else {
+        res.body.destroy();
+        this.log('info', 'DEFAULT_SITEMAP_ABSENT', `robots.txt lists no sitemap and ${url} answered ${res.status}.`, url);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- robots
+
+  /** robots.txt of the URL's origin, fetched once; null means allow all. */
+  private robotsFor(url: string): Promise<RobotsTxt | null> {
+    const origin = originOf(url);
+    let p = this.robots.get(origin);
+    if (!p) {
+      p = this.loadRobots(origin);
+      this.robots.set(origin, p);
+    }
+    return p;
+  }
+
+  private async loadRobots(origin: string): Promise<RobotsTxt | null> {
+    const robotsUrl = robotsUrlFor(origin + '/');
+    const res = await fetchRobotsTxt(this.fetcher, robotsUrl);
+    this.robotsSaved[origin] = { status: res.httpStatus, body: res.body, outcome: res.outcome };
+    if (res.problem) {
+      this.robotsProblems.set(origin, [res.problem]);
+      this.log(res.outcome === 'disallow-all' ? 'error' : 'info', res.problem.code, res.problem.message, robotsUrl);
+    }
+    const delay = res.robots.crawlDelay(this.settings.userAgent);
+    if (delay && delay > 0) {
+      const capped = Math.min(delay, MAX_CRAWL_DELAY_S);
+      const withDelay = this.fetcher as HttpFetcher & { setHostDelay?(host: string, ms: number): void };
+      withDelay.setHostDelay?.(hostOf(origin + '/'), Math.max(this.settings.delayMs, capped * 1000));
+      if (capped < delay) {
+        this.log('warning', 'CRAWL_DELAY_CAPPED', `robots.txt asks for a ${delay}s crawl delay; Spinneret waits ${capped}s.`, robotsUrl);
+      }
+    }
+    return res.robots;
+  }
+
+  private async isAllowed(url: string): Promise<boolean> {
+    if (!this.settings.respectRobots) return true;
+    const robots = await this.robotsFor(url);
+    return robots ? robots.isAllowed(url, this.settings.userAgent) : true;
+  }
+
+  /** Synchronous check for sitemap URLs: origins whose robots.txt is not loaded yet are allowed. */
+  private isAllowedCached(url: string): boolean {
+    if (!this.settings.respectRobots) return true;
+    const saved = this.robotsSaved[originOf(url)];
+    if (!saved) return true;
+    if (saved.outcome === 'disallow-all') return false;
+    if (saved.outcome === 'allow-all') return true;
+    return robotsFromCheckpoint(saved).isAllowed(url, this.settings.userAgent);
+  }
+
+  // ---------------------------------------------------------------- admission
+
+  /** Decides what happens to a URL about to enter the frontier. */
+  private decide(init: RequestInit): 'queued' | 'listed' | 'skip' {
+    const s = this.settings;
+    if (s.maxUrls !== null && this.queue.totalCount() >= s.maxUrls && !this.queue.has(init.uniqueKey ?? safeKey(init.url))) {
+      return 'skip';
+    }
+    if (!this.filter.matches(init.url)) return 'skip';
+    let state: 'queued' | 'listed' = 'queued';
+    if (!s.fetchPages) state = 'listed';
+    else if (init.source !== 'start' && !inScope(init.url, s.startUrl || this.scopeAnchor(), s.scope)) state = 'listed';
+    else if (s.maxDepth !== null && init.depth > s.maxDepth) state = 'listed';
+    this.admitAs = state;
+    return state;
+  }
+
+  private scopeAnchor(): string {
+    return this.settings.startUrl || this.settings.sitemapUrls[0] || '';
+  }
+
+  private admit(init: RequestInit): void {
+    try {
+      const decision = this.decide(init);
+      if (decision === 'skip') return;
+      this.frontier.addRequest(init, decision);
+    } catch (err) {
+      const e = asEngineError(err, 'INVALID_URL');
+      this.log('warning', e.code, `Skipped ${init.url}: ${e.message}`, init.discoveredFrom);
+    }
+  }
+
+  // ---------------------------------------------------------------- handling
+
+  private async handle(req: Request): Promise<void> {
+    try {
+      if (!(await this.isAllowed(req.url))) {
+        this.finish(req, 'blocked', { blockedByRobots: true });
+        return;
+      }
+      let res: FetchResponse;
+      try {
+        res = await this.fetcher.fetch(req.url, { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+      } catch (err) {
+        const e = asEngineError(err, 'NETWORK_ERROR');
+        if (req.source === 'start') this.startFailure = e;
+        this.finish(req, 'error', { error: { code: e.code, message: e.message } });
+        this.log('error', e.code, e.message, req.url);
+        return;
+      }
+      await this.route(req, res).catch((err) => {
+        const e = asEngineError(err, 'BODY_FAILED');
+        res.body.destroy();
+        this.finish(req, 'error', {
+          status: res.status,
+          contentType: res.headers['content-type'],
+          redirectChain: res.redirectChain.length ? res.redirectChain : undefined,
+          error: { code: e.code, message: e.message },
+          fetchedAt: this.now(),
+        });
+        this.log('error', e.code, `${e.message} (${req.url})`, req.url);
+      });
+    } catch (err) {
+      const e = asEngineError(err, 'HANDLER_FAILED');
+      this.finish(req, 'error', { error: { code: e.code, message: e.message } });
+      this.log('error', e.code, e.message, req.url);
+    }
+  }
+
+  /** Routes a response by what it is: sitemap/feed, HTML page, redirect, or anything else. */
+  private async route(req: Request, res: FetchResponse): Promise<void> {
+    const contentType = res.headers['content-type'];
+    const xRobotsTag = res.headers['x-robots-tag'];
+    const base: UrlResult = {
+      status: res.status,
+      contentType,
+      xRobotsTag,
+      redirectChain: res.redirectChain.length ? res.redirectChain : undefined,
+      fetchedAt: this.now(),
+    };
+    if (res.finalUrl !== req.url && safeKey(res.finalUrl) !== req.uniqueKey) {
+      // The redirect target is a URL of its own: it gets its own row and is fetched as itself.
+      base.redirectTo = res.finalUrl;
+      res.body.destroy();
+      base.durationMs = res.elapsedMs();
+      this.finish(req, 'done', base);
+      if (this.settings.followLinks || req.source === 'sitemap' || req.source === 'start') {
+        this.admit({ url: res.finalUrl, source: 'link', depth: req.depth + 1, discoveredFrom: req.url });
+      }
+      return;
+    }
+    if (res.status < 200 || res.status >= 300) {
+      res.body.destroy();
+      base.durationMs = res.elapsedMs();
+      this.finish(req, 'done', base);
+      return;
+    }
+
+    const { kind, body } = await classifyBody(res.body, contentType);
+    if (kind === 'sitemap') {
+      // XML reached by any link is a sitemap or feed: buffered (bounded by maxBodyBytes) and handed to the list.
+      const buf = await readBody(body, this.settings.maxBodyBytes);
+      base.bytes = buf.length;
+      base.durationMs = res.elapsedMs();
+      this.finish(req, 'done', base);
+      this.list.addSitemap(res.finalUrl, {
+        parentId: null,
+        response: { ...res, body: Readable.from([buf]) },
+      });
+      return;
+    }
+    if (kind !== 'html') {
+      body.destroy();
+      base.durationMs = res.elapsedMs();
+      this.finish(req, 'done', base);
+      return;
+    }
+
+    const buf = await readBody(body, this.settings.maxBodyBytes);
+    const html = decodeBody(buf, contentType);
+    const page = extractPageInfo(html, res.finalUrl);
+    const result: UrlResult = {
+      ...base,
+      bytes: buf.length,
+      durationMs: res.elapsedMs(),
+      title: page.title,
+      canonical: page.canonical,
+      metaRobots: page.metaRobots,
+      hreflang: page.hreflang.length ? page.hreflang : undefined,
+    };
+    this.finish(req, 'done', result);
+
+    const pageNofollow =
+      (page.metaRobots && parseRobotsDirectives(page.metaRobots).nofollow) ||
+      (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow);
+    if (!this.settings.followLinks || pageNofollow) return;
+    const depth = req.depth + 1;
+    for (const link of page.links) {
+      if (link.nofollow) continue;
+      this.admit({ url: link.url, source: 'link', depth, discoveredFrom: req.url });
+    }
+    if (page.canonical) this.admit({ url: page.canonical, source: 'link', depth, discoveredFrom: req.url });
+    for (const alt of page.hreflang) this.admit({ url: alt.href, source: 'link', depth, discoveredFrom: req.url });
+  }
+
+  private finish(req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult): void {
+    if (this.finished.has(req)) return;
+    this.finished.add(req);
+    if (state === 'done' && result.status !== undefined && result.status < 400) this.fetchedOk++;
+    this.hooks.onResult?.(req, state, result);
+    this.frontier.markRequestHandled(req);
+  }
+
+  // ---------------------------------------------------------------- reporting
+
+  private emitNode(node: SitemapNode): void {
+    this.nodeMap.set(node.id, node);
+    this.hooks.onNode?.(node);
+    if (node.state === 'error') {
+      const p = node.problems[node.problems.length - 1];
+      this.log('error', p?.code ?? 'SITEMAP_ERROR', p ? `${p.message}` : `Sitemap ${node.url} failed.`, node.url);
+    }
+  }
+
+  private log(level: CrawlLogEntry['level'], code: string, message: string, url?: string): void {
+    this.hooks.onLog?.({ at: this.now(), level, code, message, url });
+  }
+}
+
+function fetcherOptionsFrom(s: CrawlSettings) {
+  return {
+    userAgent: s.userAgent,
+    timeoutMs: s.timeoutMs,
+    connectTimeoutMs: s.connectTimeoutMs,
+    retries: s.retries,
+    maxBodyBytes: s.maxBodyBytes,
+    perHostConcurrency: s.perHostConcurrency,
+    delayMs: s.delayMs,
+    concurrency: s.concurrency,
+  };
+}
+
+function normaliseOrThrow(url: string, what: string): string {
+  try {
+    const u = new URL(url.trim());
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    return u.href;
+  } catch {
+    throw new EngineError('INVALID_URL', `The ${what} "${url}" is not a valid http(s) address.`);
+  }
+}
+
+function safeKey(url: string): string {
+  try {
+    return toUniqueKey(url);
+  } catch {
+    return url;
+  }
+}
+
+function asEngineError(err: unknown, fallback: string): EngineError {
+  if (err instanceof EngineError) return err;
+  const e = err as { code?: string; message?: string };
+  return new EngineError(typeof e?.code === 'string' ? e.code : fallback, e?.message ?? String(err), { cause: err });
+}
+
+/** Reads a whole (small) response into memory so it can be handed on without holding its socket. */
+async function bufferResponse(res: FetchResponse, maxBytes: number): Promise<FetchResponse> {
+  const buf = await readBody(res.body, maxBytes);
+  return { ...res, body: Readable.from([buf]) };
+}
