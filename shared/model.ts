@@ -293,3 +293,23 @@ export interface ProgressEvent {
   log: CrawlLogEntry[];
   at: number;
 }
+
+// ---------------------------------------------------------------- sitemap audit
+
+export type AuditSeverity = 'critical' | 'warning' | 'notice';
+
+/** One finding of the sitemap audit: what is wrong, how often, and whether it could be measured. */
+export interface AuditFinding {
+  /** Stable UPPER_SNAKE code (SITEMAP_URL_4XX, HREFLANG_NOT_RECIPROCAL, …). */
+  code: string;
+  severity: AuditSeverity;
+  title: string;
+  /** One line an analyst can act on. */
+  explanation: string;
+  /** What the affected items are: URLs of the crawl (by id) or sitemaps (by URL). */
+  subject: 'url' | 'sitemap';
+  /** Affected URLs or sitemaps; 0 when not measured. */
+  count: number;
+  /** False when this crawl cannot tell (pages not fetched, robots.txt not read): shown as "not measured". */
+  measured: boolean;
+}
