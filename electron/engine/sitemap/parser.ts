@@ -35,7 +35,7 @@ export interface SitemapParser {
   fail(code: string, message: string): void;
 }
 
-/** Bytes looked at before the encoding is chosen: enough for a BOM and an XML declaration. */
+/** Bytes looked at, at most, before the encoding is chosen: enough for a BOM and an XML declaration. */
 const SNIFF_BYTES = 1024;
 const XML_DECLARATION_ENCODING = /^\s*<\?xml[^>]*?\sencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/;
 const FIRST_NON_WHITESPACE = /[^ \t\r\n\f\uFEFF]/;
@@ -137,7 +137,8 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
     if (mode === MODE_SNIFF) {
       head.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       headBytes += chunk.byteLength;
-      if (headBytes < SNIFF_BYTES) return;
+      // Wait for the end of a possible XML declaration (the first '>'), or enough bytes to decide.
+      if (headBytes < SNIFF_BYTES && !chunk.includes(0x3e /* > */)) return;
       const all = Buffer.concat(head);
       head = [];
       chooseDecoder(all);
@@ -149,9 +150,14 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
 
   return {
     write(chunk) {
-      if (ended || sink.stopped) return;
+      if (ended) return;
       let data: Uint8Array = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       if (data.byteLength === 0) return;
+      if (sink.stopped) {
+        // Counted, not read: the summary's size does not depend on where the chunks were cut.
+        bytes = Math.min(bytes + data.byteLength, limits.maxUncompressedBytes);
+        return;
+      }
       const before = bytes;
       bytes += data.byteLength;
       let capped = false;

@@ -99,7 +99,8 @@ export async function* streamSitemap(
   if (sourceError !== undefined) {
     parser.fail(errorCode(sourceError, 'BODY_ERROR'), downloadMessage(sourceError, 0));
   } else {
-    const chunks: AsyncIterable<Buffer> = gzip ? inflate(rawBytes()) : rawBytes();
+    const inflater = gzip ? inflate(rawBytes()) : undefined;
+    const chunks: AsyncIterable<Buffer> = inflater?.output ?? rawBytes();
     try {
       for await (const chunk of chunks) {
         parser.write(chunk);
@@ -116,6 +117,8 @@ export async function* streamSitemap(
           `The gzip data is corrupt or truncated (${errorText(err)}) after ${read.toLocaleString('en-US')} inflated bytes; the entries read before were kept.`,
         );
       }
+    } finally {
+      await inflater?.closed; // the body is closed before the summary is returned (or an early return completes)
     }
   }
   parser.end();
@@ -123,12 +126,17 @@ export async function* streamSitemap(
   return parser.summary();
 }
 
-/** Inflates a gzip stream (concatenated members too); errors surface on iteration. */
-function inflate(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+/**
+ * Inflates a gzip stream (concatenated members too); errors surface on iteration of `output`.
+ * `closed` settles once both sides are closed (after an early stop too), never rejects.
+ */
+function inflate(source: AsyncIterable<Buffer>): { output: AsyncIterable<Buffer>; closed: Promise<void> } {
   const gunzip = createGunzip();
   // pipeline destroys both sides on error or early stop; the error is seen by the reader of gunzip.
-  pipeline(Readable.from(source, { objectMode: false }), gunzip, () => {});
-  return gunzip;
+  const closed = new Promise<void>((resolve) => {
+    pipeline(Readable.from(source, { objectMode: false }), gunzip, () => resolve());
+  });
+  return { output: gunzip, closed };
 }
 
 function toBuffer(chunk: unknown): Buffer {

@@ -84,7 +84,7 @@ export class XmlReader implements TokenizerCallbacks {
     if (!this.sink.stopped && this.written - this.safePoint > MAX_TOKEN_CHARS) {
       this.fail(
         'TOKEN_TOO_LARGE',
-        `A single XML token (a tag, comment or attribute) starting at ${this.positionOf(this.safePoint)} runs over ${MAX_TOKEN_CHARS / 1024 / 1024} MiB; reading stopped. ${this.keptPhrase()}`,
+        () => `A single XML token (a tag, comment or attribute) starting at ${this.positionOf(this.safePoint)} runs over ${MAX_TOKEN_CHARS / 1024 / 1024} MiB; reading stopped. ${this.keptPhrase()}`,
       );
     }
   }
@@ -95,11 +95,14 @@ export class XmlReader implements TokenizerCallbacks {
     this.tokenizer.end();
   }
 
-  /** Stops reading with a fatal problem, keeping the complete part of an open entry. */
-  fail(code: string, message: string): void {
+  /**
+   * Stops reading with a fatal problem, keeping the complete part of an open entry first (so a
+   * message built by a function counts it among the entries kept).
+   */
+  fail(code: string, message: string | (() => string)): void {
     if (this.sink.stopped) return;
     this.handler.interrupted();
-    this.sink.stop(code, message);
+    this.sink.stop(code, typeof message === 'string' ? message : message());
     this.tokenizer.pause();
   }
 
@@ -233,7 +236,7 @@ export class XmlReader implements TokenizerCallbacks {
       const open = this.stack.map((n) => `<${n}>`).reverse().join(', ');
       this.fail(
         'MALFORMED_XML',
-        `The document ends at ${this.positionOf(this.written)} with ${open} still open: it is truncated or malformed. ${this.keptPhrase()}`,
+        () => `The document ends at ${this.positionOf(this.written)} with ${open} still open: it is truncated or malformed. ${this.keptPhrase()}`,
       );
     }
   }
@@ -255,7 +258,7 @@ export class XmlReader implements TokenizerCallbacks {
   }
 
   private malformed(at: number, what: string): void {
-    this.fail('MALFORMED_XML', `Malformed XML at ${this.positionOf(at)}: ${what}. ${this.keptPhrase()}`);
+    this.fail('MALFORMED_XML', () => `Malformed XML at ${this.positionOf(at)}: ${what}. ${this.keptPhrase()}`);
   }
 
   private keptPhrase(): string {
