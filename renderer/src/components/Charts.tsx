@@ -125,3 +125,20 @@ export function DiscoveryChart({ points, width, height = 180 }: { points: Histor
     </svg>
   );
 }
+
+/** A compact legend for the donut: swatch, label, count and share, each row clickable. */
+export function Legend({ data }: { data: BarDatum[] }) {
+  const sum = data.reduce((a, d) => a + d.value, 0);
+  return (
+    <div className="legend-list">
+      {data.map((d) => (
+        <button type="button" key={d.key} className="legend-row" onClick={d.onClick} disabled={!d.onClick || d.value === 0} title="Show these URLs">
+          <span className={`swatch ${d.tone}`} />
+          <span className="legend-label">{d.label}</span>
+          <span className="num legend-value">{formatCount(d.value)}</span>
+          <span className="num muted legend-share">{formatPercent(d.value, sum)}</span>
+        </button>
+      ))}
+    </div>
+  );
+}

@@ -67,16 +67,17 @@ export function MultiSelect<T extends string>({
   );
 }
 
-/** Any / Yes / No as a small segmented control. */
+/** Any / Yes / No as a compact select. */
 export function TriToggle({ label, value, onChange, yes, no, testId }: { label: string; value: 'any' | 'yes' | 'no'; onChange(v: 'any' | 'yes' | 'no'): void; yes: string; no: string; testId?: string }) {
   return (
-    <div className="seg" role="radiogroup" aria-label={label} data-testid={testId}>
+    <label className={`filter-btn filter-select${value !== 'any' ? ' active' : ''}`}>
       <span className="filter-label">{label}:</span>
-      {(['any', 'yes', 'no'] as const).map((v) => (
-        <button type="button" role="radio" aria-checked={value === v} key={v} className={`seg-btn${value === v ? ' selected' : ''}`} onClick={() => onChange(v)} data-value={v}>
-          {v === 'any' ? 'Any' : v === 'yes' ? yes : no}
-        </button>
-      ))}
-    </div>
+      <select value={value} onChange={(e) => onChange(e.target.value as 'any' | 'yes' | 'no')} aria-label={label} data-testid={testId}>
+        <option value="any">Any</option>
+        <option value="yes">{yes}</option>
+        <option value="no">{no}</option>
+      </select>
+      <Icon name="chevronDown" size={11} />
+    </label>
   );
 }

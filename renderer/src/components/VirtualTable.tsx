@@ -14,6 +14,8 @@ export interface Column {
   sortKey?: string;
   align?: 'right' | 'center';
   title?: string;
+  /** Takes the width left over (its width is then the minimum). */
+  grow?: boolean;
 }
 
 export interface VirtualTableProps {
@@ -69,7 +71,7 @@ export function VirtualTable(p: VirtualTableProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.activeIndex]);
 
-  const template = p.columns.map((c) => `${c.width}px`).join(' ');
+  const template = p.columns.map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
   const width = p.columns.reduce((a, c) => a + c.width, 0);
   return (
     <div
@@ -89,7 +91,7 @@ export function VirtualTable(p: VirtualTableProps) {
         }
       }}
     >
-      <div className="vhead" role="row" style={{ gridTemplateColumns: template, width }}>
+      <div className="vhead" role="row" style={{ gridTemplateColumns: template, minWidth: width }}>
         {p.columns.map((c) => {
           const sorted = p.sort && c.sortKey && p.sort.key === c.sortKey ? p.sort.dir : null;
           return (
@@ -111,7 +113,7 @@ export function VirtualTable(p: VirtualTableProps) {
       {p.count === 0 ? (
         <div className="vempty">{p.empty}</div>
       ) : (
-        <div className="vbody" style={{ height: v.getTotalSize(), width }}>
+        <div className="vbody" style={{ height: v.getTotalSize(), minWidth: width }}>
           {items.map((it) => {
             const cells = p.renderCells(it.index);
             const cls = p.rowClass?.(it.index) ?? '';
@@ -122,7 +124,7 @@ export function VirtualTable(p: VirtualTableProps) {
                 aria-rowindex={it.index + 2}
                 aria-selected={p.activeIndex === it.index}
                 className={`vrow${it.index % 2 ? ' odd' : ''}${p.activeIndex === it.index ? ' active' : ''}${cells ? '' : ' placeholder'} ${cls}`}
-                style={{ transform: `translateY(${it.start}px)`, height: rowHeight, gridTemplateColumns: template, width }}
+                style={{ transform: `translateY(${it.start}px)`, height: rowHeight, gridTemplateColumns: template }}
                 onClick={p.onRowClick ? () => p.onRowClick!(it.index) : undefined}
                 onDoubleClick={p.onRowDoubleClick ? () => p.onRowDoubleClick!(it.index) : undefined}
                 data-index={it.index}

@@ -9,11 +9,11 @@ import { getApi, setFilter, setTab, useApp } from '../store/app-store.js';
 import { emptyFilter } from '../logic/url-query.js';
 
 const COLUMNS: Column[] = [
-  { id: 'at', label: 'Time', width: 150 },
-  { id: 'level', label: 'Level', width: 80 },
-  { id: 'code', label: 'Code', width: 190 },
-  { id: 'message', label: 'Reason', width: 480 },
-  { id: 'url', label: 'URL', width: 420 },
+  { id: 'at', label: 'Time', width: 146 },
+  { id: 'level', label: 'Level', width: 70 },
+  { id: 'code', label: 'Code', width: 180 },
+  { id: 'url', label: 'URL', width: 320 },
+  { id: 'message', label: 'Reason', width: 300, grow: true },
 ];
 
 export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
@@ -31,10 +31,10 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
       <span className="mono ellipsis" title={e.code}>
         {e.code}
       </span>,
+      e.url ? <UrlLink url={e.url} /> : <span className="muted">—</span>,
       <span className="ellipsis" title={e.message}>
         {e.message}
       </span>,
-      e.url ? <UrlLink url={e.url} /> : <span className="muted">—</span>,
     ];
   };
   const drill = (states: ('error' | 'blocked')[]) => {

@@ -105,12 +105,12 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
                 autoFocus
               />
             </div>
-            {startCheck?.suggestion && (
-              <button type="button" className="link-btn" onClick={() => update('startUrl', startCheck.suggestion!)}>
-                Use {startCheck.suggestion}
-              </button>
-            )}
           </Field>
+          {startCheck?.suggestion && (
+            <button type="button" className="link-btn suggestion" onClick={() => update('startUrl', startCheck.suggestion!)} data-testid="use-suggestion">
+              Use {startCheck.suggestion}
+            </button>
+          )}
 
           {!showSitemaps && !form.sitemapUrls ? (
             <button type="button" className="link-btn" onClick={() => setShowSitemaps(true)} data-testid="add-sitemaps">

@@ -1,7 +1,7 @@
 /** Overview: counters, rate and ETA, progress bars, and the charts an analyst reads at a glance. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CrawlSummary, RequestSource, StatusClass } from '../../../shared/model.js';
-import { BarList, DiscoveryChart, Donut, type BarDatum } from '../components/Charts.js';
+import { BarList, DiscoveryChart, Donut, Legend, type BarDatum } from '../components/Charts.js';
 import { ProgressBar } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { formatCount, formatDuration, formatPercent, formatRate } from '../logic/format.js';
@@ -33,10 +33,10 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
 
   const statusData: BarDatum[] = (
     [
-      ['2xx', '2xx Success', 'tone-2xx'],
-      ['3xx', '3xx Redirect', 'tone-3xx'],
-      ['4xx', '4xx Client error', 'tone-4xx'],
-      ['5xx', '5xx Server error', 'tone-5xx'],
+      ['2xx', '2xx success', 'tone-2xx'],
+      ['3xx', '3xx redirect', 'tone-3xx'],
+      ['4xx', '4xx client', 'tone-4xx'],
+      ['5xx', '5xx server', 'tone-5xx'],
       ['other', 'Other', 'tone-other'],
     ] as [Exclude<StatusClass, 'none'>, string, string][]
   ).map(([k, label, tone]) => ({ key: k, label, value: c.byStatusClass[k], tone, onClick: drill({ statusClasses: [k] }) }));
@@ -82,7 +82,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
           <Stat label="Listed only" value={c.listed} testid="stat-listed" />
           <Stat label="Blocked" value={c.blocked} testid="stat-blocked" tone={c.blocked ? 'warn' : undefined} />
           <Stat label="Errors" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
-          <Stat label="Duplicates absorbed" value={c.duplicates} testid="stat-duplicates" />
+          <Stat label="Duplicates" sub="absorbed by dedup" value={c.duplicates} testid="stat-duplicates" />
           <div className="stat">
             <div className="stat-label">Rate</div>
             <div className="stat-value num" data-testid="stat-rate">
@@ -109,7 +109,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
                 {c.sitemaps.failed > 0 && <span className="text-error"> · {formatCount(c.sitemaps.failed)} failed</span>}
               </span>
             </div>
-            <ProgressBar value={crawl.status === 'finished' && smP.total > 0 ? 1 : smP.value} tone={c.sitemaps.failed ? 'warn' : 'accent'} label="Sitemap streaming" />
+            <ProgressBar value={crawl.status === 'finished' && smP.total > 0 ? 1 : smP.value} tone="accent" label="Sitemap streaming" />
             <div className="progress-foot muted">
               {formatCount(c.bySource.sitemap)} URLs from sitemaps · {formatPercent(smP.done, smP.total)}
             </div>
@@ -154,7 +154,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
             </div>
             <div className="donut-row">
               <Donut data={statusData} centerLabel="answered" />
-              <BarList data={statusData} />
+              <Legend data={statusData} />
             </div>
           </div>
           <div className="card chart-card">
@@ -201,13 +201,14 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
   );
 }
 
-function Stat({ label, value, testid, tone, strong }: { label: string; value: number; testid: string; tone?: 'warn' | 'error'; strong?: boolean }) {
+function Stat({ label, sub, value, testid, tone, strong }: { label: string; sub?: string; value: number; testid: string; tone?: 'warn' | 'error'; strong?: boolean }) {
   return (
     <div className={`stat${tone ? ` stat-${tone}` : ''}${strong ? ' stat-strong' : ''}`}>
       <div className="stat-label">{label}</div>
       <div className="stat-value num" data-testid={testid} data-value={value}>
         {formatCount(value)}
       </div>
+      {sub && <div className="stat-sub">{sub}</div>}
     </div>
   );
 }

@@ -80,7 +80,6 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
             {name}
           </span>
         )}
-        <StatusPill status={crawl.status} damaged={crawl.damaged} />
       </div>
       <div className="crawl-url" title={crawl.startUrl || crawl.settings.sitemapUrls.join('\n')}>
         {stripScheme(crawl.startUrl || crawl.settings.sitemapUrls[0] || '')}
@@ -93,7 +92,8 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
         />
       )}
       <div className="crawl-meta">
-        <span className="num">{formatCount(c.discovered)} URLs</span>
+        <StatusPill status={crawl.status} damaged={crawl.damaged} />
+        <span className="num meta-count">{formatCount(c.discovered)} URLs</span>
         <span className="dot">·</span>
         <span>{formatAgo(crawl.updatedAt, now)}</span>
         <span className="crawl-actions">
@@ -127,9 +127,9 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
           <button
             type="button"
             className="icon-btn danger"
-            title="Delete"
             aria-label={`Delete ${name}`}
             disabled={crawl.status === 'running' || !!busy}
+            title={crawl.status === 'running' ? 'Pause or stop the crawl before deleting it' : 'Delete'}
             onClick={(e) => {
               e.stopPropagation();
               askDeleteCrawl(crawl, name);

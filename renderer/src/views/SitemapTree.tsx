@@ -9,14 +9,14 @@ import { emptyTree, problemCount, visibleRows } from '../logic/tree.js';
 import { loadChildren, selectNode, setTab, toggleNode, useApp } from '../store/app-store.js';
 
 const COLUMNS: Column[] = [
-  { id: 'name', label: 'Sitemap', width: 380 },
-  { id: 'type', label: 'Type', width: 84 },
-  { id: 'http', label: 'HTTP', width: 56, align: 'right' },
+  { id: 'name', label: 'Sitemap', width: 300, grow: true },
+  { id: 'type', label: 'Type', width: 80 },
+  { id: 'http', label: 'HTTP', width: 54, align: 'right' },
   { id: 'urls', label: 'URLs', width: 84, align: 'right', title: 'URL entries read, or child sitemaps listed by an index' },
-  { id: 'size', label: 'Size', width: 120, align: 'right' },
-  { id: 'gzip', label: 'Gzip', width: 48, align: 'center' },
-  { id: 'lastmod', label: 'Lastmod', width: 150 },
-  { id: 'problems', label: 'Problems', width: 220 },
+  { id: 'size', label: 'Size', width: 90, align: 'right', title: 'Inflated size; hover for the bytes on the wire' },
+  { id: 'gzip', label: 'Gzip', width: 46, align: 'center' },
+  { id: 'lastmod', label: 'Lastmod', width: 96, title: "The index's <lastmod> for this sitemap" },
+  { id: 'problems', label: 'Problems', width: 200 },
 ];
 
 const TYPE_LABEL: Record<SitemapNode['type'], string> = {
@@ -97,7 +97,9 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
         {n.state === 'done' || n.bytes > 0 ? formatBytes(n.gzip ? n.uncompressedBytes : n.bytes) : ''}
       </span>,
       n.gzip ? <span className="badge badge-muted">gz</span> : <span />,
-      <span className="mono-num ellipsis">{n.lastmod ?? ''}</span>,
+      <span className="mono-num ellipsis" title={n.lastmod}>
+        {n.lastmod?.slice(0, 10) ?? ''}
+      </span>,
       <Problems node={n} count={probs} />,
     ];
   };

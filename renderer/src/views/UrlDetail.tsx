@@ -103,8 +103,9 @@ function DetailBody({ d }: { d: UrlDetail }) {
         ) : (
           <ul className="plain-list">
             {d.discoveries.map((x, i) => (
-              <li key={i}>
-                <span className={`src src-${x.source}`}>{SOURCE_LABEL[x.source]}</span> {x.from ? <UrlLink url={x.from} /> : <span className="muted">as the start URL</span>}
+              <li key={i} className="found-by">
+                <span className={`src src-${x.source}`}>{SOURCE_LABEL[x.source]}</span>
+                {x.from ? <UrlLink url={x.from} /> : <span className="muted">{x.source === 'start' ? 'the start URL' : '—'}</span>}
               </li>
             ))}
           </ul>

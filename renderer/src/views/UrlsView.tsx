@@ -14,7 +14,7 @@ import { UrlDetailPane } from './UrlDetail.js';
 
 const COLUMNS: Column[] = [
   { id: 'id', label: '#', width: 64, sortKey: 'id', align: 'right' },
-  { id: 'url', label: 'URL', width: 400, sortKey: 'url' },
+  { id: 'url', label: 'URL', width: 380, sortKey: 'url', grow: true },
   { id: 'state', label: 'State', width: 82, sortKey: 'state' },
   { id: 'source', label: 'Source', width: 72, sortKey: 'source' },
   { id: 'depth', label: 'Depth', width: 56, sortKey: 'depth', align: 'right' },

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyCounters, type CrawlSummary, type ProgressEvent } from '../../shared/model.js';
+import { actionsFor, toggleAction } from '../../renderer/src/logic/actions.js';
+import { applyProgress, displayName, removeCrawl, upsertCrawl } from '../../renderer/src/logic/crawls.js';
+import { appendPoint, MAX_POINTS, thin } from '../../renderer/src/logic/history.js';
+import { etaSeconds, fetchProgress, overallProgress, sitemapProgress } from '../../renderer/src/logic/progress.js';
+import { areaPath, donutSegments, linePath, niceCeil, ticks } from '../../renderer/src/logic/chart.js';
+
+function crawl(id: string, extra: Partial<CrawlSummary> = {}): CrawlSummary {
+  return {
+    id,
+    name: '',
+    startUrl: `https://${id}.com/`,
+    settings: { startUrl: `https://${id}.com/`, sitemapUrls: [], fetchPages: true } as unknown as CrawlSummary['settings'],
+    status: 'created',
+    counters: emptyCounters(),
+    createdAt: 1,
+    updatedAt: 1,
+    rate: 0,
+    ...extra,
+  };
+}
+
+function progress(crawlId: string, at: number, patch: Partial<ProgressEvent> = {}): ProgressEvent {
+  return { crawlId, status: 'running', counters: emptyCounters(), rate: 0, nodes: [], log: [], at, ...patch };
+}
+
+test('toolbar actions follow the crawl state', () => {
+  const on = (s: CrawlSummary['status'], discovered = 10) => actionsFor(crawl('a', { status: s, counters: { ...emptyCounters(), discovered } }), false);
+  assert.deepEqual(on('created', 0), { start: true, pause: false, resume: false, stop: false, export: false });
+  assert.deepEqual(on('running'), { start: false, pause: true, resume: false, stop: true, export: true });
+  assert.deepEqual(on('paused'), { start: false, pause: false, resume: true, stop: true, export: true });
+  assert.deepEqual(on('finished'), { start: false, pause: false, resume: false, stop: false, export: true });
+  assert.deepEqual(on('failed', 0), { start: false, pause: false, resume: false, stop: false, export: false });
+  assert.deepEqual(actionsFor(crawl('a', { status: 'running' }), true), { start: false, pause: false, resume: false, stop: false, export: false }, 'busy: all off');
+  assert.equal(actionsFor(crawl('a', { status: 'paused', damaged: true, counters: { ...emptyCounters(), discovered: 3 } }), false).resume, false);
+  assert.equal(toggleAction(on('running')), 'pause');
+  assert.equal(toggleAction(on('paused')), 'resume');
+  assert.equal(toggleAction(on('created')), 'start');
+  assert.equal(toggleAction(on('finished')), null);
+});
+
+test('progress events update status, counters and rate of the crawl they name', () => {
+  const list = [crawl('a'), crawl('b')];
+  const counters = { ...emptyCounters(), discovered: 42 };
+  const next = applyProgress(list, progress('b', 100, { counters, rate: 7 }));
+  assert.equal(next[1]!.counters.discovered, 42);
+  assert.equal(next[1]!.status, 'running');
+  assert.equal(next[1]!.rate, 7);
+  assert.equal(next[0], list[0], 'other crawls untouched');
+  assert.equal(applyProgress(list, progress('zzz', 100)), list, 'unknown crawl: no change');
+  const paused = [crawl('a', { status: 'paused', updatedAt: 500 })];
+  assert.equal(applyProgress(paused, progress('a', 400))[0]!.status, 'paused', 'an event older than the pause answer is ignored');
+});
+
+test('the crawl list: upsert keeps position, new crawls go first, removal', () => {
+  const list = [crawl('a', { createdAt: 2 }), crawl('b', { createdAt: 1 })];
+  const renamed = upsertCrawl(list, { ...list[1]!, name: 'B' });
+  assert.deepEqual(renamed.map((c) => c.name), ['', 'B']);
+  const added = upsertCrawl(list, crawl('c', { createdAt: 3 }));
+  assert.deepEqual(added.map((c) => c.id), ['c', 'a', 'b']);
+  assert.deepEqual(removeCrawl(added, 'a').map((c) => c.id), ['c', 'b']);
+  assert.equal(displayName(crawl('x')), 'x.com');
+  assert.equal(displayName({ ...crawl('x'), name: 'Shop' }), 'Shop');
+});
+
+test('progress ratios and ETA', () => {
+  const c = { ...emptyCounters(), fetched: 30, errors: 5, blocked: 5, queued: 50, fetching: 10, sitemaps: { total: 4, done: 2, failed: 1 } };
+  assert.deepEqual(fetchProgress(c), { done: 40, total: 100, value: 0.4 });
+  assert.deepEqual(sitemapProgress(c), { done: 3, total: 4, value: 0.75 });
+  assert.equal(etaSeconds({ status: 'running', rate: 20, counters: c }), 3);
+  assert.equal(etaSeconds({ status: 'running', rate: 0, counters: c }), null);
+  assert.equal(etaSeconds({ status: 'paused', rate: 20, counters: c }), null);
+  assert.equal(overallProgress({ status: 'finished', counters: c, settings: { fetchPages: true } as never }).value, 1);
+  assert.equal(overallProgress({ status: 'running', counters: c, settings: { fetchPages: false } as never }).value, 0.75, 'sitemap listing: sitemap progress');
+  assert.equal(fetchProgress(emptyCounters()).value, 0);
+});
+
+test('discovery history keeps order and stays bounded', () => {
+  let s = appendPoint([], progress('a', 1000, { counters: { ...emptyCounters(), discovered: 5, fetched: 1, errors: 1 } }));
+  assert.deepEqual(s, [{ at: 1000, discovered: 5, handled: 2 }]);
+  s = appendPoint(s, progress('a', 1000, { counters: { ...emptyCounters(), discovered: 6 } }));
+  assert.equal(s.length, 1, 'same instant replaces');
+  assert.equal(appendPoint(s, progress('a', 500)).length, 1, 'out of order is ignored');
+  for (let i = 1; i <= MAX_POINTS * 3; i++) s = appendPoint(s, progress('a', 1000 + i, { counters: { ...emptyCounters(), discovered: i } }));
+  assert.ok(s.length <= MAX_POINTS, `${s.length} points`);
+  assert.equal(s[0]!.at, 1000, 'first point kept');
+  assert.equal(s[s.length - 1]!.discovered, MAX_POINTS * 3, 'last point kept');
+  assert.deepEqual(thin([1, 2, 3, 4, 5].map((at) => ({ at, discovered: 0, handled: 0 }))).map((p) => p.at), [1, 3, 5]);
+});
+
+test('chart scales and paths', () => {
+  assert.equal(niceCeil(0), 1);
+  assert.equal(niceCeil(7), 10);
+  assert.equal(niceCeil(1800), 2000);
+  assert.equal(niceCeil(2100), 2500);
+  assert.deepEqual(ticks(3700, 4), [0, 1250, 2500, 3750, 5000]);
+  const box = { width: 100, height: 50 };
+  assert.equal(linePath([{ x: 0, y: 0 }, { x: 10, y: 10 }], { x0: 0, x1: 10, y1: 10 }, box), 'M0,50 L100,0');
+  assert.equal(areaPath([{ x: 0, y: 0 }, { x: 10, y: 10 }], { x0: 0, x1: 10, y1: 10 }, box), 'M0,50 L100,0 L100,50 L0,50 Z');
+  assert.equal(linePath([], { x0: 0, x1: 1, y1: 1 }, box), '');
+  const segs = donutSegments([1, 1, 2]);
+  assert.equal(segs[0]!.start, 0);
+  assert.ok(Math.abs(segs[2]!.end - Math.PI * 2) < 1e-9);
+  assert.ok(Math.abs(segs[1]!.end - Math.PI) < 1e-9);
+});
