@@ -8,6 +8,7 @@ import {
   formFromSettings,
   settingsFromForm,
   suggestName,
+  supportsSitemapToggle,
   validateForm,
 } from '../../renderer/src/logic/validation.js';
 import type { CrawlSettings } from '../../shared/model.js';
@@ -108,6 +109,16 @@ test('the form turns into settings: blanks are unlimited, separators are ignored
   assert.equal('startUrl' in patch, false);
   assert.equal('sitemapUrls' in patch, false);
   assert.equal(patch.concurrency, 8);
+});
+
+test('the sitemap switch is sent only to a backend that has it; links only needs a start URL', () => {
+  const f = { ...formFromSettings(defaults), startUrl: 'https://a.com/', useSitemaps: false };
+  assert.equal('useSitemaps' in settingsFromForm(f), false);
+  assert.equal(settingsFromForm(f, true).useSitemaps, false);
+  assert.equal(supportsSitemapToggle(defaults), false);
+  assert.equal(supportsSitemapToggle({ ...defaults, useSitemaps: true } as CrawlSettings), true);
+  assert.equal(formFromSettings({ ...defaults, useSitemaps: false } as CrawlSettings).useSitemaps, false);
+  assert.match(validateForm({ ...f, startUrl: '', sitemapUrls: 'https://a.com/s.xml' }).startUrl!, /Links only starts from a page/);
 });
 
 test('a crawl is named after its host when the analyst gives no name', () => {

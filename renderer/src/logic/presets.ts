@@ -7,7 +7,7 @@ export interface ModePreset {
   id: CrawlMode;
   label: string;
   description: string;
-  fields: Pick<CrawlForm, 'fetchPages' | 'followLinks'>;
+  fields: Pick<CrawlForm, 'fetchPages' | 'followLinks' | 'useSitemaps'>;
 }
 
 export const MODE_PRESETS: readonly ModePreset[] = [
@@ -15,19 +15,19 @@ export const MODE_PRESETS: readonly ModePreset[] = [
     id: 'full',
     label: 'Full crawl',
     description: 'Read robots.txt and every sitemap, fetch each page and follow its links.',
-    fields: { fetchPages: true, followLinks: true },
+    fields: { fetchPages: true, followLinks: true, useSitemaps: true },
   },
   {
     id: 'sitemaps',
     label: 'Sitemap listing only',
     description: 'Fetch robots.txt and the sitemaps only: list every URL they name without fetching pages.',
-    fields: { fetchPages: false, followLinks: false },
+    fields: { fetchPages: false, followLinks: false, useSitemaps: true },
   },
   {
     id: 'links',
     label: 'Links only',
-    description: 'Fetch pages from the start URL and follow their links; sitemaps are not used as a source.',
-    fields: { fetchPages: true, followLinks: true },
+    description: 'Fetch pages from the start URL and follow their links; sitemaps are not read.',
+    fields: { fetchPages: true, followLinks: true, useSitemaps: false },
   },
 ];
 
@@ -38,10 +38,11 @@ export function applyMode(form: CrawlForm, mode: CrawlMode): CrawlForm {
 }
 
 /** The preset a form matches, or 'custom' when its switches match none. */
-export function modeOf(form: Pick<CrawlForm, 'fetchPages' | 'followLinks'>, selected: CrawlMode | null): CrawlMode | 'custom' {
+export function modeOf(form: Pick<CrawlForm, 'fetchPages' | 'followLinks' | 'useSitemaps'>): CrawlMode | 'custom' {
   // Links are only followed on fetched pages, so "no pages" is a sitemap listing whatever followLinks says.
   const follow = form.fetchPages && form.followLinks;
-  const matches = MODE_PRESETS.filter((p) => p.fields.fetchPages === form.fetchPages && p.fields.followLinks === follow);
-  if (selected && matches.some((m) => m.id === selected)) return selected;
-  return matches[0]?.id ?? 'custom';
+  const match = MODE_PRESETS.find(
+    (p) => p.fields.fetchPages === form.fetchPages && p.fields.followLinks === follow && p.fields.useSitemaps === form.useSitemaps,
+  );
+  return match?.id ?? 'custom';
 }

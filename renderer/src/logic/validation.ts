@@ -101,6 +101,8 @@ export interface CrawlForm {
   sitemapUrls: string;
   fetchPages: boolean;
   followLinks: boolean;
+  /** Read robots.txt's sitemaps (off: "links only"). Sent only to a backend whose settings have it. */
+  useSitemaps: boolean;
   respectRobots: boolean;
   scope: ScopeMode;
   /** One regular expression a line. */
@@ -119,6 +121,14 @@ export interface CrawlForm {
 
 export type FormErrors = Partial<Record<keyof CrawlForm, string>>;
 
+/** Settings of a backend that can skip robots.txt's sitemaps (not in the shared model yet). */
+export type SettingsWithSitemapToggle = CrawlSettings & { useSitemaps?: boolean };
+
+/** True when the backend's settings carry the sitemap switch, so "links only" can be honoured. */
+export function supportsSitemapToggle(defaults: CrawlSettings): boolean {
+  return typeof (defaults as SettingsWithSitemapToggle).useSitemaps === 'boolean';
+}
+
 /** The form's starting values from the saved default settings. */
 export function formFromSettings(s: CrawlSettings, name = ''): CrawlForm {
   return {
@@ -127,6 +137,7 @@ export function formFromSettings(s: CrawlSettings, name = ''): CrawlForm {
     sitemapUrls: s.sitemapUrls.join('\n'),
     fetchPages: s.fetchPages,
     followLinks: s.followLinks,
+    useSitemaps: (s as SettingsWithSitemapToggle).useSitemaps ?? true,
     respectRobots: s.respectRobots,
     scope: s.scope,
     include: s.include.join('\n'),
@@ -178,7 +189,9 @@ export function validateForm(f: CrawlForm): FormErrors {
   const errors: FormErrors = {};
   const sitemaps = checkSitemapList(f.sitemapUrls);
   if (f.startUrl.trim() === '') {
-    if (sitemaps.urls.length === 0 && sitemaps.errors.length === 0) {
+    if (!f.useSitemaps) {
+      errors.startUrl = 'Links only starts from a page: enter the site address.';
+    } else if (sitemaps.urls.length === 0 && sitemaps.errors.length === 0) {
       errors.startUrl = 'Enter the site address, or give sitemap URLs to start from.';
     }
   } else {
@@ -202,11 +215,12 @@ export function validateForm(f: CrawlForm): FormErrors {
   return errors;
 }
 
-/** The settings a valid form stands for (call validateForm first). */
-export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTimeoutMs' | 'maxBodyBytes'> {
+/** The settings a valid form stands for (call validateForm first); `useSitemaps` only when the backend has it. */
+export function settingsFromForm(f: CrawlForm, sitemapToggle = false): Omit<SettingsWithSitemapToggle, 'connectTimeoutMs' | 'maxBodyBytes'> {
   const start = f.startUrl.trim();
   const startCheck = start ? checkHttpUrl(start) : undefined;
   return {
+    ...(sitemapToggle ? { useSitemaps: f.useSitemaps } : {}),
     startUrl: startCheck?.url ?? start,
     sitemapUrls: checkSitemapList(f.sitemapUrls).urls,
     fetchPages: f.fetchPages,
@@ -227,8 +241,8 @@ export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTime
 }
 
 /** The settings worth saving as defaults: everything but what names one site. */
-export function defaultsPatchFromForm(f: CrawlForm): Partial<CrawlSettings> {
-  const { startUrl: _s, sitemapUrls: _m, ...rest } = settingsFromForm(f);
+export function defaultsPatchFromForm(f: CrawlForm, sitemapToggle = false): Partial<CrawlSettings> {
+  const { startUrl: _s, sitemapUrls: _m, ...rest } = settingsFromForm(f, sitemapToggle);
   return rest;
 }
 

@@ -3,13 +3,14 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { CrawlSettings } from '../../../shared/model.js';
 import { Icon } from '../components/Icon.js';
 import { Spinner } from '../components/Bits.js';
-import { MODE_PRESETS, applyMode, modeOf, type CrawlMode } from '../logic/presets.js';
+import { MODE_PRESETS, applyMode, modeOf } from '../logic/presets.js';
 import {
   checkHttpUrl,
   defaultsPatchFromForm,
   formFromSettings,
   settingsFromForm,
   suggestName,
+  supportsSitemapToggle,
   validateForm,
   type CrawlForm,
 } from '../logic/validation.js';
@@ -24,14 +25,14 @@ export function NewCrawl() {
 
 function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boolean }) {
   const [form, setForm] = useState<CrawlForm>(() => formFromSettings({ ...defaults, startUrl: '', sitemapUrls: [] }));
-  const [mode, setMode] = useState<CrawlMode | null>(null);
   const [touched, setTouched] = useState<Partial<Record<keyof CrawlForm, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [showSitemaps, setShowSitemaps] = useState(false);
   const [advancedOpen, setAdvancedOpen] = useState(false);
   const errors = useMemo(() => validateForm(form), [form]);
-  const currentMode = modeOf(form, mode);
+  const currentMode = modeOf(form);
+  const sitemapToggle = supportsSitemapToggle(defaults);
   const valid = Object.keys(errors).length === 0;
 
   // Reset to fresh defaults when they are saved from elsewhere.
@@ -64,7 +65,7 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
     }
     setBusy(true);
     const name = form.name.trim() || suggestName(form);
-    await createCrawl({ name, settings: settingsFromForm(form) }, start);
+    await createCrawl({ name, settings: settingsFromForm(form, sitemapToggle) }, start);
     setBusy(false);
   };
 
@@ -140,25 +141,27 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
               Mode
             </span>
             <div className="modes" role="radiogroup" aria-labelledby="mode-label">
-              {MODE_PRESETS.map((p) => (
-                <button
-                  type="button"
-                  role="radio"
-                  aria-checked={currentMode === p.id}
-                  key={p.id}
-                  className={`mode${currentMode === p.id ? ' selected' : ''}`}
-                  onClick={() => {
-                    setMode(p.id);
-                    setForm((f) => applyMode(f, p.id));
-                  }}
-                  data-mode={p.id}
-                >
-                  <span className="mode-title">{p.label}</span>
-                  <span className="mode-desc">{p.description}</span>
-                </button>
-              ))}
+              {MODE_PRESETS.map((p) => {
+                const unavailable = p.id === 'links' && !sitemapToggle;
+                return (
+                  <button
+                    type="button"
+                    role="radio"
+                    aria-checked={currentMode === p.id}
+                    key={p.id}
+                    className={`mode${currentMode === p.id ? ' selected' : ''}`}
+                    disabled={unavailable}
+                    title={unavailable ? 'This backend always reads the sitemaps robots.txt announces: its settings have no switch to skip them.' : undefined}
+                    onClick={() => setForm((f) => applyMode(f, p.id))}
+                    data-mode={p.id}
+                  >
+                    <span className="mode-title">{p.label}</span>
+                    <span className="mode-desc">{unavailable ? 'Not available: this version always reads the sitemaps robots.txt announces.' : p.description}</span>
+                  </button>
+                );
+              })}
             </div>
-            {currentMode === 'custom' && <div className="hint">Custom: pages are fetched, but the links in them are not followed.</div>}
+            {currentMode === 'custom' && <div className="hint">Custom: {form.fetchPages && !form.followLinks ? 'pages are fetched, but the links in them are not followed.' : 'see the advanced settings.'}</div>}
           </div>
 
           <Field label="Name" htmlFor="f-name" error={shown('name')} optional>
@@ -233,7 +236,7 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
               type="button"
               className="btn"
               disabled={advancedErrors.length > 0}
-              onClick={() => void saveDefaults(defaultsPatchFromForm(form))}
+              onClick={() => void saveDefaults(defaultsPatchFromForm(form, sitemapToggle))}
               title="Use these settings for every new crawl"
             >
               Save as defaults
