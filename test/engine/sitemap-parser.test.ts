@@ -152,6 +152,19 @@ test('a <loc> over 8 KiB is reported and skipped; reading goes on', () => {
   assert.ok(p.problems[0]!.url!.length < 300, 'the problem quotes a clipped value');
 });
 
+test('an hreflang link with an over-long or missing href is INVALID_ALTERNATE; the entry stays', () => {
+  const p = parse(
+    urlset(
+      `<url><loc>http://h.test/a</loc><link rel="alternate" hreflang="de" href="http://h.test/${'d'.repeat(9000)}"/>` +
+        '<link rel="alternate" hreflang="fr"/><link rel="alternate" hreflang="it" href="http://h.test/it"/></url>',
+    ),
+    { chunks: [512] },
+  );
+  assert.deepEqual(p.urls, [{ loc: 'http://h.test/a', alternates: [{ lang: 'it', href: 'http://h.test/it' }] }]);
+  assert.deepEqual(p.codes, ['INVALID_ALTERNATE', 'INVALID_ALTERNATE']);
+  assert.equal(p.problems[0]!.url, 'http://h.test/a');
+});
+
 test('a <url> without <loc> is MISSING_LOC', () => {
   const p = parse(urlset('<url><lastmod>2024-01-01</lastmod></url>' + urls(1)));
   assert.deepEqual(p.locs, ['http://h.test/p0']);

@@ -7,7 +7,7 @@
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import type { ItemSink } from './sink.js';
-import { MAX_TOKEN_CHARS } from './limits.js';
+import { MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './limits.js';
 
 export type Attributes = Record<string, string>;
 
@@ -148,15 +148,20 @@ export class XmlReader implements TokenizerCallbacks {
 
   onattribdata(start: number, endIndex: number): void {
     this.safePoint = start;
-    if (this.attrs !== null) this.attrValue += this.slice(start, endIndex);
+    if (this.attrs !== null && this.attrValue.length <= MAX_FIELD_CHARS) this.attrValue += this.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
-    if (this.attrs !== null) this.attrValue += String.fromCodePoint(codepoint);
+    if (this.attrs !== null && this.attrValue.length <= MAX_FIELD_CHARS) this.attrValue += String.fromCodePoint(codepoint);
   }
 
   onattribend(): void {
-    if (this.attrs !== null && !Object.prototype.hasOwnProperty.call(this.attrs, this.attrName)) {
+    // An attribute value over MAX_FIELD_CHARS is dropped: the handler then reports what it lacks.
+    if (
+      this.attrs !== null &&
+      this.attrValue.length <= MAX_FIELD_CHARS &&
+      !Object.prototype.hasOwnProperty.call(this.attrs, this.attrName)
+    ) {
       this.attrs[this.attrName] = this.attrValue;
     }
     this.attrValue = '';
