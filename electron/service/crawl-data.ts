@@ -1,0 +1,188 @@
+/**
+ * CrawlData: everything known about one crawl in memory — the request queue (dedup + frontier), the
+ * URL columns and counters, the sitemap tree, the FROM table, the log's record offsets — built
+ * either live from the crawler's hooks or by replaying the journal. Both paths go through the same
+ * methods here, so a replayed crawl is the crawl that was journalled.
+ */
+import type { CrawlLogEntry, RequestSource, SitemapNode, UrlResult } from '../../shared/model.js';
+import { MemoryRequestQueue } from '../engine/request-queue.js';
+import type { CrawlerCheckpoint, Request } from '../engine/types.js';
+import { FromTable } from './from-table.js';
+import {
+  ADMIT_TAIL,
+  DUP_TAIL,
+  NO_FROM,
+  REC_ADMIT,
+  REC_CHECKPOINT,
+  REC_DUP,
+  REC_FROM,
+  REC_LOG,
+  REC_NODE,
+  REC_RESULT,
+  SOURCES,
+  type AdmitExtra,
+  LISTED_FLAG,
+} from './journal-format.js';
+import { ResumeLedger } from './resume-ledger.js';
+import { SitemapTree } from './sitemap-tree.js';
+import { UrlStore, resultStateCode } from './url-store.js';
+
+const RESULT_STATE_BY_CODE = [undefined, 'done', 'error', 'blocked'] as const;
+
+export class CrawlData {
+  readonly queue = new MemoryRequestQueue();
+  readonly store = new UrlStore();
+  readonly tree = new SitemapTree();
+  readonly froms = new FromTable();
+  readonly ledger = new ResumeLedger();
+  /** Offset of each LOG record, in order. */
+  logOffsets: number[] = [];
+  /** The latest crawler checkpoint found in the journal (replay) or written (live). */
+  checkpoint: CrawlerCheckpoint | undefined;
+  /** Offset of the latest CHECKPOINT record (-1: none). */
+  checkpointOffset = -1;
+
+  private lastFromRef = NO_FROM;
+  private lastFromText: string | undefined;
+
+  // ---------------------------------------------------------------- from refs
+
+  /** The discoveredFrom text of a from ref. */
+  fromText(ref: number): string | undefined {
+    if (ref === NO_FROM) return undefined;
+    if (ref === this.lastFromRef && this.lastFromText !== undefined) return this.lastFromText;
+    const text = ref >= 0 ? this.queue.get(ref)?.uniqueKey : this.froms.text(-2 - ref);
+    this.lastFromRef = ref;
+    this.lastFromText = text;
+    return text;
+  }
+
+  // ---------------------------------------------------------------- replay
+
+  /** Applies one journal record (replay). `offset` is where it starts in the file. */
+  apply(r: unknown[], offset: number): void {
+    switch (r[0]) {
+      case REC_ADMIT:
+        return this.replayAdmit(r, offset);
+      case REC_DUP:
+        return this.replayDup(r, offset);
+      case REC_RESULT: {
+        const id = r[1] as number;
+        const state = RESULT_STATE_BY_CODE[r[2] as number];
+        if (state === undefined || !(id >= 0 && id < this.store.count)) return;
+        const result = (r[3] ?? {}) as UrlResult;
+        this.store.result(id, resultStateCode(state), result.status, result.title, offset);
+        this.queue.markRequestHandled({ id } as Request);
+        return;
+      }
+      case REC_NODE:
+        this.tree.upsert(r[1] as SitemapNode);
+        return;
+      case REC_LOG:
+        this.logOffsets.push(offset);
+        return;
+      case REC_FROM:
+        this.froms.define(r[1] as number, r[2] as string);
+        return;
+      case REC_CHECKPOINT: {
+        this.checkpoint = r[1] as CrawlerCheckpoint;
+        this.checkpointOffset = offset;
+        this.ledger.coverSitemap(typeof r[2] === 'number' ? r[2] : 0, this.restoreSitemapDup);
+        if (this.checkpoint?.seeded) this.ledger.coverStart(this.restoreStartDup);
+        return;
+      }
+      default:
+        return; // END, or a record type from a newer version: nothing to rebuild from it
+    }
+  }
+
+  /** Gives the ledger up: the discoveries it held back go to the queue. */
+  drainLedger(): void {
+    this.ledger.drain(this.restoreSitemapDup, this.restoreStartDup);
+  }
+
+  private readonly restoreSitemapDup = (id: number, ref: number, dup: boolean): void => {
+    if (dup) this.queue.restoreDiscovery(id, { source: 'sitemap', from: this.froms.text(ref) });
+  };
+
+  private readonly restoreStartDup = (id: number, _ref: number, dup: boolean): void => {
+    if (dup) this.queue.restoreDiscovery(id, { source: 'start' });
+  };
+
+  private replayAdmit(r: unknown[], offset: number): void {
+    const id = r[1] as number;
+    const s = r[2] as number;
+    const source = SOURCES[s & 3]!;
+    const listed = (s & LISTED_FLAG) !== 0;
+    const depth = r[3] as number;
+    const from = r[4] as number;
+    const url = r[5] as string;
+    const extra = r[ADMIT_TAIL + 3] as AdmitExtra | undefined;
+    const req = {
+      id,
+      url,
+      uniqueKey: extra?.k ?? url,
+      source,
+      depth,
+      discoveredFrom: this.fromText(from),
+      label: extra?.l,
+      userData: extra?.u,
+    };
+    this.queue.restore(req, listed);
+    const lastmod = r[ADMIT_TAIL];
+    const ref = source === 'sitemap' && from <= -2 ? -2 - from : -1;
+    this.store.admit(id, source, listed, depth, ref, ref >= 0 ? offset : -1, typeof lastmod === 'string' ? lastmod : undefined);
+    if (source === 'sitemap' && ref >= 0) this.ledger.pushSitemap(id, ref, false);
+    else if (source === 'start') this.ledger.pushStart(id, false);
+  }
+
+  private replayDup(r: unknown[], offset: number): void {
+    const id = r[1] as number;
+    if (!(id >= 0 && id < this.store.count)) return;
+    const source = SOURCES[(r[2] as number) & 3]!;
+    const from = r[3] as number;
+    this.store.duplicate();
+    if (source === 'sitemap' && from <= -2) {
+      const ref = -2 - from;
+      const lastmod = r[DUP_TAIL];
+      this.store.listing(id, ref, offset, typeof lastmod === 'string' ? lastmod : undefined);
+      // Held back from the queue until a checkpoint covers it: the resumed list may report it again.
+      this.ledger.pushSitemap(id, ref, true);
+      return;
+    }
+    if (source === 'start') {
+      this.ledger.pushStart(id, true);
+      return;
+    }
+    this.queue.restoreDiscovery(id, { source, from: this.fromText(from) });
+  }
+
+  // ---------------------------------------------------------------- live
+
+  /** Live: a log entry was journalled at `offset`. */
+  logged(offset: number): void {
+    this.logOffsets.push(offset);
+  }
+
+  /** Live: a node changed; returns true when it is new to the tree. */
+  node(node: SitemapNode): boolean {
+    return this.tree.upsert(node);
+  }
+
+  /** Live/replay-independent: the FROM ref for a sitemap URL, adding it (returns [ref, isNew]). */
+  sitemapRef(text: string): { ref: number; added: boolean } {
+    const n = this.froms.find(text);
+    if (n >= 0) return { ref: n, added: false };
+    return { ref: this.froms.add(text), added: true };
+  }
+
+  /** Live: logs seen so far. */
+  get logCount(): number {
+    return this.logOffsets.length;
+  }
+
+  /** For live use: the latest log entries are not kept as objects; read them through the journal. */
+  static isLogEntry(x: unknown): x is CrawlLogEntry {
+    return typeof x === 'object' && x !== null && typeof (x as CrawlLogEntry).code === 'string';
+  }
+}

@@ -1,0 +1,438 @@
+/**
+ * CrawlRuntime: one crawl loaded in memory — its CrawlData, its journal, and, while it runs, its
+ * crawler. The crawler's hooks land here: each event is journalled (batched) and applied to the
+ * CrawlData in the same step.
+ *
+ * Batches and checkpoints (the rule that makes a kill at any moment safe):
+ * - A batch is cut only at a macrotask boundary (a timer or setImmediate), never inside a hook, so a
+ *   batch never splits what the crawler did in one synchronous step (a page's result and its links,
+ *   a sitemap entry handed out and its admission).
+ * - A batch holding a result is written at the next setImmediate: the crawler learns nothing new
+ *   between finishing a page and that page's result reaching the kernel, so a kill re-fetches at
+ *   most the requests in flight (plus the results of that one tick).
+ * - The crawler's checkpoint rides in the journal as the CHECKPOINT line ending a batch: it holds
+ *   exactly the events before it. It is written when the tree gains a node (a sitemap found by a
+ *   page must be in the sitemap list's saved state before that page's result counts), while the
+ *   sitemaps are being read (every 250 ms … 5 s, by its size), and on pause, stop and finish.
+ * - Replay applies every complete batch, also those after the last checkpoint (their results are
+ *   real: the pages are not fetched again). The sitemap list resumes from the checkpoint and hands
+ *   out again what it handed out after it: those come back as duplicates of URLs already replayed
+ *   and the ResumeLedger absorbs them, so nothing is counted twice.
+ * A resume therefore ends with the same URLs, rows and counts as a crawl never interrupted.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
+import type { CrawlerOptions } from '../engine/crawler.js';
+import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
+import { CrawlData } from './crawl-data.js';
+import { ServiceError, toCrawlError } from './errors.js';
+import { JOURNAL_FILE, type StoredCheckpoint } from './catalog.js';
+import { NO_FROM, encodeAdmit, encodeDup } from './journal-format.js';
+import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal-reader.js';
+import { JournalWriter, writeError, type JournalFaults } from './journal-writer.js';
+import { Rows } from './rows.js';
+import { resultStateCode } from './url-store.js';
+import { UrlViews } from './url-views.js';
+
+export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
+
+/** What the service needs of a crawler (engine/crawler.ts's Crawler; tests pass fakes). */
+export interface CrawlerLike {
+  readonly state: CrawlerRunState;
+  run(): Promise<CrawlerOutcome>;
+  pause(): Promise<void>;
+  stop(): Promise<void>;
+  checkpoint(): CrawlerCheckpoint;
+  inFlight(): number;
+  error?(): CrawlError | null;
+}
+
+export type CrawlerFactory = (o: CrawlerOptions) => CrawlerLike;
+
+export interface RuntimeOptions {
+  id: string;
+  dir: string;
+  settings: CrawlSettings;
+  now(): number;
+  crawlerFactory: CrawlerFactory;
+  fetcher?: HttpFetcher;
+  faults?: JournalFaults;
+  /** A journal write failed: the service pauses the crawl and shows the error. Called outside hooks. */
+  onWriteFailure(err: ServiceError): void;
+}
+
+/** Pending journal bytes past which a batch is written at the next setImmediate. */
+const FLUSH_BYTES = 1 << 20;
+/** Batches are written at least this often while a crawl runs. */
+const FLUSH_INTERVAL_MS = 100;
+/** Log entries kept for the next progress event (more are still in the log). */
+const MAX_NEW_LOGS = 200;
+
+export class CrawlRuntime {
+  readonly data = new CrawlData();
+  readonly journalPath: string;
+  readonly reader: RecordReader;
+  readonly rows: Rows;
+  readonly views: UrlViews;
+  replayStats: ReplayStats | undefined;
+  /** Set while journal writes fail; the crawl is paused with it. */
+  writeError: ServiceError | null = null;
+  /** Why the crawler failed, when it did. */
+  crawlError: CrawlError | null = null;
+
+  private writer: JournalWriter | null = null;
+  private committedLength = 0;
+  private crawler: CrawlerLike | null = null;
+  private runPromise: Promise<CrawlerOutcome> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private readonly pendingNodes = new Map<string, SitemapNode>();
+  private lastFrom: string | undefined;
+  private lastFromRef = NO_FROM;
+
+  // checkpoint cadence
+  private forceCheckpoint = false;
+  private sitemapEventsSinceCp = 0;
+  private eventsSinceCp = 0;
+  private lastCpAt = 0;
+  private lastCpJson = '';
+
+  // progress
+  private newLogs: CrawlLogEntry[] = [];
+
+  private constructor(private readonly opts: RuntimeOptions) {
+    this.journalPath = path.join(opts.dir, JOURNAL_FILE);
+    this.reader = new RecordReader(this.journalPath);
+    this.rows = new Rows(this.data, this.reader);
+    this.views = new UrlViews({
+      store: this.data.store,
+      urlOf: (id) => this.data.queue.get(id)!.url,
+      sitemapRefs: (nodeId) => this.sitemapRefs(nodeId),
+      running: () => this.isRunning(),
+      now: opts.now,
+    });
+  }
+
+  /** Loads a crawl: replays its journal when it has one (async, yielding), or starts empty. */
+  static async load(opts: RuntimeOptions): Promise<CrawlRuntime> {
+    const rt = new CrawlRuntime(opts);
+    if (fs.existsSync(rt.journalPath)) rt.afterReplay(await replayJournal(rt.journalPath, (r, o) => rt.data.apply(r, o)));
+    return rt;
+  }
+
+  /** load() without yielding, for synchronous queries on a crawl not loaded yet. */
+  static loadSync(opts: RuntimeOptions): CrawlRuntime {
+    const rt = new CrawlRuntime(opts);
+    if (fs.existsSync(rt.journalPath)) rt.afterReplay(replayJournalSync(rt.journalPath, (r, o) => rt.data.apply(r, o)));
+    return rt;
+  }
+
+  private afterReplay(stats: ReplayStats): void {
+    this.replayStats = stats;
+    this.committedLength = stats.committedLength;
+    if (this.data.checkpoint) this.lastCpJson = JSON.stringify(this.data.checkpoint);
+  }
+
+  // ---------------------------------------------------------------- running
+
+  isRunning(): boolean {
+    return this.runPromise !== null;
+  }
+
+  /**
+   * Runs (or continues) the crawl until it finishes, pauses, stops or fails; journals it all.
+   * A journal that cannot be opened or written throws/ends with ServiceError JOURNAL_WRITE_FAILED.
+   */
+  run(): Promise<CrawlerOutcome> {
+    if (this.runPromise) return this.runPromise;
+    this.openWriter();
+    if (this.writeError) {
+      // Writes failed earlier in this process: what is pending goes first, or nothing starts.
+      this.writeError = null;
+      if (!this.flush(false)) throw this.writeError!;
+    }
+    this.crawler ??= this.opts.crawlerFactory({
+      settings: this.opts.settings,
+      hooks: this.hooks,
+      queue: this.data.queue,
+      checkpoint: this.data.checkpoint,
+      fetcher: this.opts.fetcher,
+      now: this.opts.now,
+    });
+    const crawler = this.crawler;
+    this.crawlError = null;
+    this.flushTimer = setInterval(() => this.flush(false), FLUSH_INTERVAL_MS);
+    this.runPromise = (async () => {
+      let outcome: CrawlerOutcome;
+      try {
+        outcome = await crawler.run();
+        if (outcome === 'failed') this.crawlError = crawler.error?.() ?? { code: 'CRAWL_FAILED', message: 'The crawl failed.' };
+      } catch (err) {
+        outcome = 'failed';
+        this.crawlError = toCrawlError(err, 'CRAWL_FAILED');
+      }
+      clearInterval(this.flushTimer!);
+      this.flushTimer = null;
+      if (this.immediate) clearImmediate(this.immediate);
+      this.immediate = null;
+      // Finished or stopped: whatever the ledger still expected will not come back.
+      if (outcome !== 'paused') this.data.drainLedger();
+      this.flush(true);
+      return outcome;
+    })().finally(() => {
+      this.runPromise = null;
+    });
+    return this.runPromise;
+  }
+
+  /** Asks the crawler to pause (requests in flight finish); resolves with run()'s outcome. */
+  async pause(): Promise<CrawlerOutcome | undefined> {
+    const running = this.runPromise;
+    if (!running || !this.crawler) return undefined;
+    await this.crawler.pause();
+    return running;
+  }
+
+  /** Asks the crawler to stop for good; resolves with run()'s outcome (or undefined when idle). */
+  async stop(): Promise<CrawlerOutcome | undefined> {
+    const running = this.runPromise;
+    if (!this.crawler) return undefined;
+    await this.crawler.stop();
+    return running ?? undefined;
+  }
+
+  /** Requests being fetched right now. */
+  inFlight(): number {
+    return this.runPromise && this.crawler ? this.crawler.inFlight() : 0;
+  }
+
+  /** The counters, with the tree's sitemap counts and the crawler's in-flight count. */
+  counters(): CrawlCounters {
+    this.data.store.setSitemapCounts(this.data.tree.sitemapCounts());
+    return this.data.store.counters(this.inFlight());
+  }
+
+  /** URLs handled (fetched, failed, blocked or listed): the rate's numerator. */
+  handled(): number {
+    const c = this.data.store.counters(0);
+    return c.fetched + c.errors + c.blocked + c.listed;
+  }
+
+  /** Log entries since the last call (at most MAX_NEW_LOGS). */
+  takeNewLogs(): CrawlLogEntry[] {
+    const out = this.newLogs;
+    this.newLogs = [];
+    return out;
+  }
+
+  /**
+   * Writes what is pending with a checkpoint, fsyncs the journal, and returns the checkpoint for the
+   * catalog — or null when there is none, or writes are failing.
+   */
+  async durableCheckpoint(): Promise<StoredCheckpoint | null> {
+    if (!this.writer) return null;
+    this.flush(true);
+    const cp = this.data.checkpoint;
+    if (this.writeError || !cp) return null;
+    const offset = this.data.checkpointOffset;
+    const position = this.writer.durableLength;
+    await this.writer.sync();
+    return { crawler: cp, offset, position, at: this.opts.now() };
+  }
+
+  /** Releases the files (the crawl must not be running). */
+  close(): void {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.flushTimer = null;
+    this.immediate = null;
+    this.writer?.close();
+    this.writer = null;
+    this.reader.close();
+  }
+
+  // ---------------------------------------------------------------- journal
+
+  private openWriter(): void {
+    if (this.writer) return;
+    try {
+      fs.mkdirSync(this.opts.dir, { recursive: true });
+    } catch (err) {
+      throw writeError(this.journalPath, err);
+    }
+    this.writer = JournalWriter.open(this.journalPath, this.committedLength, this.opts.faults);
+    this.reader.writer = this.writer;
+    this.reader.invalidate();
+  }
+
+  /**
+   * Writes the pending lines as one batch, ending it with a CHECKPOINT line when one is due (always
+   * when `final`). Returns false when the write failed (the crawl is then paused by the service).
+   */
+  flush(final: boolean): boolean {
+    if (this.immediate) {
+      clearImmediate(this.immediate);
+      this.immediate = null;
+    }
+    const w = this.writer;
+    if (!w || this.writeError) return false;
+    for (const n of this.pendingNodes.values()) w.append('[3,' + JSON.stringify(n) + ']\n');
+    this.pendingNodes.clear();
+
+    let cpLine: string | undefined;
+    let cp: CrawlerCheckpoint | undefined;
+    let cpJson = '';
+    if (this.crawler && this.checkpointDue(final)) {
+      cp = this.crawler.checkpoint();
+      cpJson = JSON.stringify(cp);
+      if (cpJson !== this.lastCpJson || w.pendingLines > 0) cpLine = '[6,' + cpJson + ',' + this.data.ledger.remaining + ']\n';
+    }
+    if (w.pendingLines === 0 && !cpLine) return true;
+    const before = w.size;
+    try {
+      w.flush(cpLine ?? '[7]\n');
+    } catch (err) {
+      this.failWrites(err instanceof ServiceError ? err : writeError(this.journalPath, err));
+      return false;
+    }
+    if (cpLine && cp) {
+      this.data.checkpoint = cp;
+      this.data.checkpointOffset = before;
+      this.lastCpJson = cpJson;
+      this.lastCpAt = this.opts.now();
+      this.forceCheckpoint = false;
+      this.sitemapEventsSinceCp = 0;
+      this.eventsSinceCp = 0;
+    }
+    return true;
+  }
+
+  private checkpointDue(final: boolean): boolean {
+    if (final || this.forceCheckpoint) return true;
+    const since = this.opts.now() - this.lastCpAt;
+    // Bigger checkpoints (a tree of thousands of sitemaps) are written less often: ~16 KB per second at most.
+    const interval = Math.min(5000, Math.max(250, this.lastCpJson.length / 16));
+    if (this.sitemapEventsSinceCp > 0 && since >= interval) return true;
+    return this.eventsSinceCp > 0 && since >= Math.max(interval, 2000);
+  }
+
+  private failWrites(err: ServiceError): void {
+    this.writeError = err;
+    queueMicrotask(() => this.opts.onWriteFailure(err));
+  }
+
+  private flushSoon(): void {
+    this.immediate ??= setImmediate(() => {
+      this.immediate = null;
+      this.flush(false);
+    });
+  }
+
+  private noted(sitemapRelated: boolean): void {
+    this.eventsSinceCp++;
+    if (sitemapRelated) this.sitemapEventsSinceCp++;
+    if (this.writer && this.writer.pendingSize > FLUSH_BYTES) this.flushSoon();
+  }
+
+  /** The journal's ref for a discoveredFrom: a request id when it is a uniqueKey, else a FROM entry. */
+  private fromRef(text: string | undefined): number {
+    if (text === undefined) return NO_FROM;
+    if (text === this.lastFrom) return this.lastFromRef;
+    const id = this.data.queue.idOf(text);
+    const ref = id !== undefined ? id : -2 - this.sitemapRef(text);
+    this.lastFrom = text;
+    this.lastFromRef = ref;
+    return ref;
+  }
+
+  /** The FROM entry of a text, journalling it when new. */
+  private sitemapRef(text: string): number {
+    const { ref, added } = this.data.sitemapRef(text);
+    if (added) this.writer!.append('[5,' + ref + ',' + JSON.stringify(text) + ']\n');
+    return ref;
+  }
+
+  /** The FROM entries that name a sitemap node (its URL as listed, or its uniqueKey). */
+  private sitemapRefs(nodeId: string): Set<number> | undefined {
+    const node = this.data.tree.get(nodeId);
+    if (!node) return undefined;
+    const refs = new Set<number>();
+    const froms = this.data.froms;
+    for (let n = 0; n < froms.size; n++) {
+      const t = froms.text(n);
+      if (t === node.url || t === node.finalUrl || froms.keyOf(n) === node.id) refs.add(n);
+    }
+    return refs;
+  }
+
+  private giveUpLedger(why: string): void {
+    this.data.drainLedger();
+    this.hooks.onLog!({
+      at: this.opts.now(),
+      level: 'info',
+      code: 'RESUME_DIVERGED',
+      message: `After resuming, the sitemaps no longer list what they listed before the interruption (${why}); the rest is read as new.`,
+    });
+  }
+
+  // ---------------------------------------------------------------- hooks
+
+  readonly hooks: CrawlerHooks = {
+    onAdmitted: (req: Request, state: 'queued' | 'listed') => {
+      const w = this.writer!;
+      if (this.data.ledger.expects(req.source)) this.giveUpLedger(`${req.url} is new`);
+      const listed = state === 'listed';
+      let from: number;
+      let ref = -1;
+      if (req.source === 'sitemap' && req.discoveredFrom !== undefined) {
+        ref = this.sitemapRef(req.discoveredFrom);
+        from = -2 - ref;
+      } else from = this.fromRef(req.discoveredFrom);
+      const entry = req.source === 'sitemap' ? req.sitemapEntry : undefined;
+      const off = w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
+      this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
+      this.noted(req.source === 'sitemap' || req.source === 'start');
+    },
+
+    onDuplicate: (id: number, d: Discovery, init: RequestInit) => {
+      let from: number;
+      let ref = -1;
+      if (d.source === 'sitemap' && d.from !== undefined) {
+        ref = this.sitemapRef(d.from);
+        from = -2 - ref;
+      } else from = this.fromRef(d.from);
+      if (!this.data.ledger.empty) {
+        const m = this.data.ledger.match(d.source, id, ref);
+        if (m === 'absorb') return; // already journalled and counted before the interruption
+        if (m === 'mismatch') this.giveUpLedger(`${init.url} came out of order`);
+      }
+      const entry = d.source === 'sitemap' ? init.sitemapEntry : undefined;
+      const off = this.writer!.append(encodeDup(id, d.source, from, entry));
+      this.data.store.duplicate();
+      if (ref >= 0) this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod);
+      this.noted(d.source === 'sitemap' || d.source === 'start');
+    },
+
+    onResult: (req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult) => {
+      const code = state === 'done' ? 1 : state === 'error' ? 2 : 3;
+      const off = this.writer!.append('[2,' + req.id + ',' + code + ',' + JSON.stringify(result) + ']\n');
+      this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
+      this.noted(false);
+      this.flushSoon();
+    },
+
+    onNode: (node: SitemapNode) => {
+      if (this.data.node(node)) this.forceCheckpoint = true;
+      this.pendingNodes.set(node.id, node);
+      this.noted(true);
+    },
+
+    onLog: (entry: CrawlLogEntry) => {
+      const off = this.writer!.append('[4,' + JSON.stringify(entry) + ']\n');
+      this.data.logged(off);
+      if (this.newLogs.length < MAX_NEW_LOGS) this.newLogs.push(entry);
+      this.noted(false);
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * JournalWriter: appends lines to a crawl's journal in batches. Lines accumulate in memory and are
+ * written by flush() in one synchronous write followed by the batch's END (or CHECKPOINT) line.
+ *
+ * Synchronous writes on purpose: a batch reaches the kernel before the crawler moves on, so a kill
+ * (SIGKILL) loses at most the batch being written, and the order of batches is the order of events.
+ * A write lands in the page cache in microseconds; fsync (sync()) is separate and asynchronous,
+ * used before a checkpoint is copied to the catalog so that power loss cannot leave it pointing
+ * past the end of the file.
+ */
+import fs from 'node:fs';
+import { ServiceError } from './errors.js';
+
+/** Test seam: called before each write with its size; throw (e.g. an ENOSPC error) to simulate a fault. */
+export interface JournalFaults {
+  beforeWrite?(path: string, bytes: number): void;
+}
+
+export class JournalWriter {
+  private fd: number;
+  /** Bytes in the file that belong to complete batches. */
+  private written: number;
+  private lines: string[] = [];
+  /** File offset of each pending line. */
+  private offsets: number[] = [];
+  private pendingBytes = 0;
+  /** Set when a failed write could not be undone: nothing more is written by this writer. */
+  private broken: ServiceError | null = null;
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+    length: number,
+    private readonly faults?: JournalFaults,
+  ) {
+    this.fd = fd;
+    this.written = length;
+  }
+
+  /**
+   * Opens (creating it when absent) a journal for appending, cut back to `committedLength`: bytes past
+   * it are a batch that a kill interrupted, already dropped by replay.
+   */
+  static open(path: string, committedLength: number, faults?: JournalFaults): JournalWriter {
+    let fd: number;
+    try {
+      fd = fs.openSync(path, 'a');
+      const size = fs.fstatSync(fd).size;
+      if (size > committedLength) fs.ftruncateSync(fd, committedLength);
+      else if (size < committedLength) committedLength = size;
+    } catch (err) {
+      throw writeError(path, err);
+    }
+    return new JournalWriter(path, fd, committedLength, faults);
+  }
+
+  /** Offset the next appended line will have. */
+  get size(): number {
+    return this.written + this.pendingBytes;
+  }
+
+  /** Bytes of complete batches in the file. */
+  get durableLength(): number {
+    return this.written;
+  }
+
+  /** Lines waiting for the next flush. */
+  get pendingLines(): number {
+    return this.lines.length;
+  }
+
+  get pendingSize(): number {
+    return this.pendingBytes;
+  }
+
+  /** Queues a line (ending in '\n'); returns its file offset. */
+  append(line: string): number {
+    const off = this.written + this.pendingBytes;
+    this.lines.push(line);
+    this.offsets.push(off);
+    this.pendingBytes += Buffer.byteLength(line);
+    return off;
+  }
+
+  /** A line still waiting to be written, by its offset. */
+  pendingLineAt(offset: number): string | undefined {
+    const offs = this.offsets;
+    let lo = 0;
+    let hi = offs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = offs[mid]!;
+      if (v === offset) return this.lines[mid];
+      if (v < offset) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /**
+   * Writes the pending lines and `endLine` (the batch's END or CHECKPOINT line) in one write.
+   * On failure the partial write is cut off again and the lines stay pending for a retry;
+   * throws ServiceError JOURNAL_WRITE_FAILED.
+   */
+  flush(endLine: string): void {
+    if (this.broken) throw this.broken;
+    if (this.closed) throw new ServiceError('JOURNAL_WRITE_FAILED', `The journal ${this.path} is closed.`);
+    const data = Buffer.from(this.lines.length ? this.lines.join('') + endLine : endLine, 'utf8');
+    try {
+      this.faults?.beforeWrite?.(this.path, data.length);
+      let done = 0;
+      while (done < data.length) done += fs.writeSync(this.fd, data, done, data.length - done);
+    } catch (err) {
+      const e = writeError(this.path, err);
+      try {
+        fs.ftruncateSync(this.fd, this.written);
+      } catch {
+        this.broken = e;
+      }
+      throw e;
+    }
+    this.written += data.length;
+    this.lines = [];
+    this.offsets = [];
+    this.pendingBytes = 0;
+  }
+
+  /** fdatasync: what has been written so far survives a power cut once this resolves. */
+  sync(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      fs.fdatasync(this.fd, (err) => (err ? reject(writeError(this.path, err)) : resolve()));
+    });
+  }
+
+  /** Closes the file; pending lines that were not flushed are dropped. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // Already closed by the OS: nothing left to release.
+    }
+  }
+}
+
+/** A ServiceError JOURNAL_WRITE_FAILED that says what failed and what to do. */
+export function writeError(path: string, err: unknown): ServiceError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  const why =
+    code === 'ENOSPC'
+      ? 'the disk is full; free some space, then resume the crawl'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'permission denied; make the folder writable, then resume the crawl'
+        : `${(err as Error)?.message ?? String(err)}; resume the crawl once the cause is fixed`;
+  return new ServiceError('JOURNAL_WRITE_FAILED', `Could not write the crawl journal ${path}: ${why}.`, { cause: err });
+}

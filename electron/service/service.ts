@@ -1,0 +1,668 @@
+/**
+ * createCrawlService: the CrawlService of the CLI, Electron main and browser mode. It owns the
+ * catalog (KeyValueStore), each crawl's folder (meta.json + journal), the crawls loaded in memory
+ * (CrawlRuntime), their crawlers, and the batched events.
+ */
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import type {
+  CrawlLogEntry,
+  CrawlSettings,
+  CrawlSummary,
+  ProgressEvent,
+  SitemapNode,
+  UrlDetail,
+  UrlPage,
+  UrlQuery,
+} from '../../shared/model.js';
+import { emptyCounters } from '../../shared/model.js';
+import { Crawler } from '../engine/crawler.js';
+import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
+import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog.js';
+import { openCatalogStore } from './catalog-store.js';
+import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
+import { createCsvWriter } from './csv.js';
+import { ServiceError, toCrawlError } from './errors.js';
+import type { JournalFaults } from './journal-writer.js';
+import { ProgressBatcher, RateMeter } from './progress.js';
+import { RecordReader } from './journal-reader.js';
+import { Rows } from './rows.js';
+import { resolveSettings } from './settings.js';
+import type { CrawlService, CrawlServiceEvents, NewCrawl } from './types.js';
+import type { ViewFilter } from './url-views.js';
+
+export interface CrawlServiceOptions {
+  /** Where crawl folders (and, by default, catalog.json) live. */
+  stateDir: string;
+  /** The catalog store: electron-store in the app; default conf at <stateDir>/catalog.json. */
+  store?: KeyValueStore;
+  now?(): number;
+  /** Builds the crawler (tests pass fakes); default: the engine's Crawler. */
+  crawlerFactory?: CrawlerFactory;
+  /** HTTP fetcher for every crawl (tests); default: each crawler builds its own from its settings. */
+  fetcher?: HttpFetcher;
+  /** Test seam for journal write faults (disk full, …). */
+  faults?: JournalFaults;
+  /** Crawls kept loaded in memory while idle (each costs its queue and columns). Default 2. */
+  maxIdleLoaded?: number;
+  /** Called after a checkpoint is stored in the catalog (tests that kill right after one). */
+  onCheckpoint?(crawlId: string, position: number): void;
+  /** How often a running crawl's checkpoint and counters are copied to the catalog. Default 5000 ms. */
+  checkpointIntervalMs?: number;
+}
+
+/** CrawlService plus what only in-process callers need. */
+export interface LocalCrawlService extends CrawlService {
+  /** Warnings raised while opening (catalog rebuilt, crawl restored from its folder, …). */
+  warnings(): CrawlLogEntry[];
+  readonly stateDir: string;
+}
+
+interface Live {
+  runtime: CrawlRuntime;
+  /** Settles the status when the current run ends. */
+  run: Promise<void> | null;
+  progress: ProgressBatcher<ProgressEvent>;
+  rate: RateMeter;
+  lastRate: number;
+  cpTimer: NodeJS.Timeout | null;
+  cpBusy: Promise<void> | null;
+  lastUsed: number;
+  lastVersion: number;
+  lastInFlight: number;
+  lastStatus: string;
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Creates the service over `stateDir`; see CrawlServiceOptions. */
+export function createCrawlService(opts: CrawlServiceOptions): LocalCrawlService {
+  return new Service(opts);
+}
+
+class Service implements LocalCrawlService {
+  readonly stateDir: string;
+  private readonly catalog: Catalog;
+  private readonly events = new EventEmitter();
+  private readonly live = new Map<string, Live>();
+  /** Crawls whose journal could not be replayed: id → why. */
+  private readonly broken = new Map<string, string>();
+  private readonly startup: CrawlLogEntry[] = [];
+  private readonly now: () => number;
+  private readonly crawlerFactory: CrawlerFactory;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly opts: CrawlServiceOptions) {
+    this.stateDir = path.resolve(opts.stateDir);
+    this.now = opts.now ?? Date.now;
+    this.crawlerFactory = opts.crawlerFactory ?? ((o) => new Crawler(o));
+    this.events.setMaxListeners(0);
+    let store = opts.store;
+    if (!store) {
+      const opened = openCatalogStore(this.stateDir);
+      store = opened.store;
+      if (opened.movedAside) {
+        this.warn({
+          level: 'warning',
+          code: 'CATALOG_CORRUPT',
+          message: `The crawl catalog could not be read (${opened.movedAside.reason}); it was moved to ${opened.movedAside.path} and rebuilt from the crawl folders.`,
+        });
+      }
+    }
+    this.catalog = new Catalog(store, this.stateDir, (w) => this.warn(w));
+    this.catalog.load();
+    // A crawl still marked running was interrupted (the app quit or was killed): it can be resumed.
+    for (const e of this.catalog.all()) {
+      if (e.status === 'running') {
+        this.catalog.put({
+          ...e,
+          status: 'paused',
+          updatedAt: this.now(),
+          error: { code: 'INTERRUPTED', message: 'Spinneret stopped while this crawl was running; resume it to continue where it was.' },
+        });
+      }
+    }
+    // Listeners attach after construction: tell them about startup warnings on the next turn.
+    if (this.startup.length) setImmediate(() => this.startup.forEach((w) => this.events.emit('warning', w)));
+  }
+
+  warnings(): CrawlLogEntry[] {
+    return [...this.startup];
+  }
+
+  // ---------------------------------------------------------------- catalog
+
+  list(): CrawlSummary[] {
+    return this.catalog
+      .all()
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((e) => this.summary(e));
+  }
+
+  get(id: string): CrawlSummary {
+    return this.summary(this.entry(id));
+  }
+
+  create(input: NewCrawl): CrawlSummary {
+    this.open();
+    if (!input || typeof input !== 'object' || !input.settings || typeof input.settings !== 'object') {
+      throw new ServiceError('BAD_SETTINGS', 'A new crawl needs settings with at least a start URL or a sitemap URL.');
+    }
+    const settings = resolveSettings(this.catalog.defaults(), input.settings);
+    const name = typeof input.name === 'string' && input.name.trim() ? input.name.trim().slice(0, 200) : defaultName(settings);
+    const id = this.newId();
+    const at = this.now();
+    try {
+      fs.mkdirSync(this.catalog.dirOf(id), { recursive: true });
+    } catch (err) {
+      throw new ServiceError('JOURNAL_WRITE_FAILED', `Could not create the crawl folder ${this.catalog.dirOf(id)}: ${(err as Error).message}`);
+    }
+    const entry: CatalogEntry = {
+      id,
+      name,
+      settings,
+      status: 'created',
+      counters: emptyCounters(),
+      createdAt: at,
+      updatedAt: at,
+    };
+    this.catalog.put(entry);
+    return this.summary(entry);
+  }
+
+  rename(id: string, name: string): CrawlSummary {
+    this.open();
+    const e = this.entry(id);
+    if (typeof name !== 'string' || !name.trim()) throw new ServiceError('BAD_SETTINGS', 'Setting "name" must not be empty.');
+    const next = { ...e, name: name.trim().slice(0, 200), updatedAt: this.now() };
+    this.catalog.put(next);
+    return this.summary(next);
+  }
+
+  getDefaults(): CrawlSettings {
+    return this.catalog.defaults();
+  }
+
+  setDefaults(patch: Partial<CrawlSettings>): CrawlSettings {
+    this.open();
+    if (!patch || typeof patch !== 'object') throw new ServiceError('BAD_SETTINGS', 'Defaults must be an object of crawl settings.');
+    const { startUrl: _s, sitemapUrls: _m, ...rest } = patch;
+    // Validated as a crawl would be: a start URL is needed there, but is no default.
+    const merged = resolveSettings({ ...this.catalog.defaults(), startUrl: 'http://defaults.invalid/' }, rest);
+    const saved: CrawlSettings = { ...merged, startUrl: '', sitemapUrls: [] };
+    this.catalog.setDefaults(saved);
+    return saved;
+  }
+
+  on<E extends keyof CrawlServiceEvents>(event: E, listener: CrawlServiceEvents[E]): () => void {
+    this.events.on(event, listener as (...a: unknown[]) => void);
+    return () => this.events.off(event, listener as (...a: unknown[]) => void);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async start(id: string): Promise<CrawlSummary> {
+    this.open();
+    const e = this.entry(id);
+    if (e.status === 'running') return this.summary(e);
+    if (e.status !== 'created') {
+      throw new ServiceError('BAD_STATE', `Crawl "${e.name}" has already been started (it is ${e.status}); ${e.status === 'paused' ? 'resume it instead' : 'create a new crawl to crawl again'}.`);
+    }
+    return this.launch(e);
+  }
+
+  async resume(id: string): Promise<CrawlSummary> {
+    this.open();
+    const e = this.entry(id);
+    if (e.status === 'running') return this.summary(e);
+    if (e.status === 'finished' || e.status === 'failed') {
+      throw new ServiceError('BAD_STATE', `Crawl "${e.name}" is ${e.status} and cannot be resumed; create a new crawl to crawl again.`);
+    }
+    return this.launch(e);
+  }
+
+  async pause(id: string): Promise<CrawlSummary> {
+    this.open();
+    const e = this.entry(id);
+    const l = this.live.get(id);
+    if (e.status === 'running' && l?.run) {
+      await l.runtime.pause();
+      await l.run;
+      return this.get(id);
+    }
+    if (e.status === 'paused') return this.summary(e);
+    throw new ServiceError('BAD_STATE', `Crawl "${e.name}" is ${e.status}: only a running crawl can be paused.`);
+  }
+
+  async stop(id: string): Promise<CrawlSummary> {
+    this.open();
+    const e = this.entry(id);
+    const l = this.live.get(id);
+    if (e.status === 'running' && l?.run) {
+      await l.runtime.stop();
+      await l.run;
+      return this.get(id);
+    }
+    if (e.status === 'finished' || e.status === 'failed') return this.summary(e);
+    // Paused or never started: it ends with what it has.
+    if (l) await l.runtime.stop().catch(() => undefined);
+    const at = this.now();
+    const next: CatalogEntry = { ...e, status: 'finished', finishedAt: at, updatedAt: at };
+    delete next.error;
+    this.catalog.put(next);
+    const s = this.summary(next);
+    this.events.emit('finished', s);
+    return s;
+  }
+
+  async delete(id: string): Promise<void> {
+    const e = this.entry(id);
+    const l = this.live.get(id);
+    if (l) {
+      if (l.run) {
+        await l.runtime.stop();
+        await l.run;
+      }
+      await this.unload(id);
+    }
+    this.broken.delete(id);
+    await fs.promises.rm(this.catalog.dirOf(e.id), { recursive: true, force: true });
+    this.catalog.remove(id);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      const running = [...this.live.entries()].filter(([, l]) => l.run);
+      await Promise.all(
+        running.map(async ([, l]) => {
+          await l.runtime.pause().catch(() => undefined);
+          await l.run;
+        }),
+      );
+      for (const id of [...this.live.keys()]) await this.unload(id);
+    })();
+    return this.closing;
+  }
+
+  // ---------------------------------------------------------------- data
+
+  queryUrls(id: string, query: UrlQuery): UrlPage {
+    const rt = this.runtimeSync(id);
+    if (!query || typeof query !== 'object') throw new ServiceError('BAD_QUERY', 'A URL query needs offset and limit.');
+    const { total, ids } = rt.views.page(query);
+    return { total, rows: ids.map((i) => rt.rows.row(i)) };
+  }
+
+  getUrl(id: string, urlId: number): UrlDetail {
+    const rt = this.runtimeSync(id);
+    if (!Number.isInteger(urlId) || urlId < 0 || urlId >= rt.data.store.count) {
+      throw new ServiceError('NOT_FOUND', `No URL #${urlId} in this crawl (it has ${rt.data.store.count}).`);
+    }
+    return rt.rows.detail(urlId);
+  }
+
+  sitemapTree(id: string, parentId: string | null): SitemapNode[] {
+    const rt = this.runtimeSync(id);
+    if (parentId !== null && !rt.data.tree.has(parentId)) throw new ServiceError('NOT_FOUND', `No sitemap "${parentId}" in this crawl's tree.`);
+    return rt.data.tree.childrenOf(parentId);
+  }
+
+  log(id: string, offset: number, limit: number): { total: number; rows: CrawlLogEntry[] } {
+    const rt = this.runtimeSync(id);
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > 10_000) {
+      throw new ServiceError('BAD_QUERY', 'offset must be a whole number ≥ 0 and limit between 0 and 10000.');
+    }
+    const offs = rt.data.logOffsets;
+    const rows: CrawlLogEntry[] = [];
+    for (let i = offset; i < Math.min(offs.length, offset + limit); i++) {
+      const entry = rt.rows.logAt(offs[i]!);
+      if (entry) rows.push(entry);
+    }
+    return { total: offs.length, rows };
+  }
+
+  async exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }> {
+    const rt = await this.runtime(id);
+    const ids = rt.views.all((filter ?? {}) as ViewFilter);
+    // Own readers with big windows: entries and results each stream through the journal in order.
+    const entryReader = new RecordReader(rt.journalPath, 1 << 20);
+    const resultReader = new RecordReader(rt.journalPath, 1 << 20);
+    entryReader.writer = rt.reader.writer;
+    resultReader.writer = rt.reader.writer;
+    const rows = new Rows(rt.data, entryReader, resultReader);
+    const csv = createCsvWriter(out);
+    try {
+      for (let i = 0; i < ids.length; i++) {
+        const wait = csv.write(rows.record(ids[i]!));
+        if (wait) await wait;
+        // Keep the event loop turning on a long export to a fast sink.
+        if ((i & 4095) === 4095) await new Promise<void>((r) => setImmediate(r));
+      }
+      await csv.end();
+    } finally {
+      entryReader.close();
+      resultReader.close();
+    }
+    return { rows: ids.length };
+  }
+
+  // ---------------------------------------------------------------- running
+
+  private async launch(e: CatalogEntry): Promise<CrawlSummary> {
+    if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
+    const l = await this.load(e.id);
+    if (this.live.get(e.id) !== l) return this.launch(this.entry(e.id)); // reloaded meanwhile
+    if (l.run) return this.get(e.id);
+    const at = this.now();
+    let outcome: Promise<CrawlerOutcome>;
+    try {
+      outcome = l.runtime.run();
+    } catch (err) {
+      // The journal cannot be written: the crawl stays paused, with the reason.
+      const next: CatalogEntry = { ...this.entry(e.id), status: e.status === 'created' ? 'created' : 'paused', error: toCrawlError(err, 'JOURNAL_WRITE_FAILED'), updatedAt: at };
+      this.catalog.put(next);
+      return this.summary(next);
+    }
+    const cur = this.entry(e.id);
+    const next: CatalogEntry = { ...cur, status: 'running', startedAt: cur.startedAt ?? at, updatedAt: at };
+    delete next.error;
+    delete next.finishedAt;
+    this.catalog.put(next);
+    l.rate.reset();
+    l.progress.start();
+    l.progress.push();
+    const every = this.opts.checkpointIntervalMs ?? 5000;
+    l.cpTimer = setInterval(() => void this.storeCheckpoint(e.id, l), every);
+    l.run = outcome.then(
+      (o) => this.settle(e.id, l, o),
+      (err) => {
+        l.runtime.crawlError = toCrawlError(err, 'CRAWL_FAILED');
+        return this.settle(e.id, l, 'failed');
+      },
+    );
+    return this.summary(next);
+  }
+
+  /** A run ended: checkpoint, status, events. */
+  private async settle(id: string, l: Live, outcome: CrawlerOutcome): Promise<void> {
+    if (l.cpTimer) clearInterval(l.cpTimer);
+    l.cpTimer = null;
+    if (l.cpBusy) await l.cpBusy;
+    let cp = null;
+    try {
+      cp = await l.runtime.durableCheckpoint();
+    } catch (err) {
+      l.runtime.writeError ??= new ServiceError('JOURNAL_WRITE_FAILED', toCrawlError(err, 'JOURNAL_WRITE_FAILED').message);
+    }
+    const cur = this.catalog.get(id);
+    l.run = null;
+    l.progress.stop();
+    if (!cur) return; // deleted meanwhile
+    const at = this.now();
+    const next: CatalogEntry = { ...cur, counters: l.runtime.counters(), updatedAt: at };
+    if (cp) next.checkpoint = cp;
+    const writeError = l.runtime.writeError;
+    if (writeError) {
+      next.status = 'paused';
+      next.error = { code: writeError.code, message: writeError.message };
+    } else if (outcome === 'paused') {
+      next.status = 'paused';
+      delete next.error;
+    } else if (outcome === 'failed') {
+      next.status = 'failed';
+      next.finishedAt = at;
+      next.error = l.runtime.crawlError ?? { code: 'CRAWL_FAILED', message: 'The crawl failed.' };
+    } else {
+      next.status = 'finished';
+      next.finishedAt = at;
+      delete next.error;
+    }
+    this.catalog.put(next);
+    if (cp) this.opts.onCheckpoint?.(id, cp.position);
+    l.progress.push();
+    const s = this.summary(next);
+    if (next.status === 'finished') this.events.emit('finished', s);
+    else if (next.status === 'failed') this.events.emit('failed', s);
+    this.evictIdle();
+  }
+
+  /** Copies a running crawl's checkpoint and counters to the catalog (after fsync). */
+  private storeCheckpoint(id: string, l: Live): Promise<void> {
+    if (l.cpBusy || !l.run) return l.cpBusy ?? Promise.resolve();
+    l.cpBusy = (async () => {
+      try {
+        const cp = await l.runtime.durableCheckpoint();
+        const cur = this.catalog.get(id);
+        if (!cur || cur.status !== 'running') return;
+        const next: CatalogEntry = { ...cur, counters: l.runtime.counters(), updatedAt: this.now() };
+        if (cp) next.checkpoint = cp;
+        this.catalog.put(next, { meta: false });
+        if (cp) this.opts.onCheckpoint?.(id, cp.position);
+      } catch {
+        // A failing journal is reported through onWriteFailure; the next attempt comes with the timer.
+      } finally {
+        l.cpBusy = null;
+      }
+    })();
+    return l.cpBusy;
+  }
+
+  private onWriteFailure(id: string, err: ServiceError): void {
+    const cur = this.catalog.get(id);
+    if (!cur) return;
+    this.catalog.put({ ...cur, error: { code: err.code, message: err.message }, updatedAt: this.now() });
+    const l = this.live.get(id);
+    if (l?.run) void l.runtime.pause();
+    l?.progress.push();
+  }
+
+  // ---------------------------------------------------------------- loading
+
+  private load(id: string): Promise<Live> {
+    const existing = this.live.get(id);
+    if (existing) {
+      existing.lastUsed = this.now();
+      return Promise.resolve(existing);
+    }
+    const e = this.entry(id);
+    return CrawlRuntime.load(this.runtimeOptions(e)).then(
+      (rt) => this.adopt(id, rt),
+      (err) => this.loadFailed(e, err),
+    );
+  }
+
+  private runtimeSync(id: string): CrawlRuntime {
+    const existing = this.live.get(id);
+    if (existing) {
+      existing.lastUsed = this.now();
+      return existing.runtime;
+    }
+    const e = this.entry(id);
+    if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
+    let rt: CrawlRuntime;
+    try {
+      rt = CrawlRuntime.loadSync(this.runtimeOptions(e));
+    } catch (err) {
+      this.loadFailed(e, err);
+    }
+    return this.adopt(id, rt).runtime;
+  }
+
+  private async runtime(id: string): Promise<CrawlRuntime> {
+    const e = this.entry(id);
+    if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
+    return (await this.load(id)).runtime;
+  }
+
+  private adopt(id: string, rt: CrawlRuntime): Live {
+    const raced = this.live.get(id);
+    if (raced) {
+      rt.close();
+      return raced;
+    }
+    const l: Live = {
+      runtime: rt,
+      run: null,
+      rate: new RateMeter(),
+      lastRate: 0,
+      progress: undefined as never,
+      cpTimer: null,
+      cpBusy: null,
+      lastUsed: this.now(),
+      lastVersion: -1,
+      lastInFlight: -1,
+      lastStatus: '',
+    };
+    l.progress = new ProgressBatcher<ProgressEvent>(
+      (force) => this.progressEvent(id, l, force),
+      (ev) => this.events.emit('progress', ev),
+    );
+    this.live.set(id, l);
+    const stats = rt.replayStats;
+    if (stats && stats.badLines > 0) {
+      this.warn({ level: 'warning', code: 'JOURNAL_DAMAGED_LINES', message: `${stats.badLines} unreadable line(s) in the journal of crawl ${id} were skipped.` });
+    }
+    const cp = this.catalog.get(id)?.checkpoint;
+    if (stats && cp && stats.committedLength < cp.position) {
+      this.warn({
+        level: 'warning',
+        code: 'JOURNAL_SHORTER',
+        message: `The journal of crawl ${id} ends before its last stored checkpoint (${stats.committedLength} < ${cp.position} bytes); it resumes from what the journal holds.`,
+      });
+    }
+    this.evictIdle();
+    return l;
+  }
+
+  private loadFailed(e: CatalogEntry, err: unknown): never {
+    const why = toCrawlError(err, 'DAMAGED').message;
+    this.broken.set(e.id, why);
+    throw new ServiceError('DAMAGED', `Crawl "${e.name}" cannot be read: ${why}`, { cause: err });
+  }
+
+  private runtimeOptions(e: CatalogEntry) {
+    return {
+      id: e.id,
+      dir: this.catalog.dirOf(e.id),
+      settings: e.settings,
+      now: this.now,
+      crawlerFactory: this.crawlerFactory,
+      fetcher: this.opts.fetcher,
+      faults: this.opts.faults,
+      onWriteFailure: (err: ServiceError) => this.onWriteFailure(e.id, err),
+    };
+  }
+
+  /** Unloads idle crawls beyond the limit, least recently used first. */
+  private evictIdle(): void {
+    const max = this.opts.maxIdleLoaded ?? 2;
+    const idle = [...this.live.entries()].filter(([, l]) => !l.run).sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    while (idle.length > max) void this.unload(idle.shift()![0]);
+  }
+
+  private async unload(id: string): Promise<void> {
+    const l = this.live.get(id);
+    if (!l || l.run) return;
+    this.live.delete(id);
+    l.progress.dispose();
+    if (l.cpTimer) clearInterval(l.cpTimer);
+    // Releases the crawler's own HTTP client; the journal is not touched.
+    await l.runtime.stop().catch(() => undefined);
+    l.runtime.close();
+  }
+
+  // ---------------------------------------------------------------- views
+
+  private progressEvent(id: string, l: Live, force: boolean): ProgressEvent | null {
+    const e = this.catalog.get(id);
+    if (!e) return null;
+    const rt = l.runtime;
+    const at = this.now();
+    l.lastRate = l.run ? l.rate.sample(at, rt.handled()) : 0;
+    const nodes = rt.data.tree.takeChanged();
+    const log = rt.takeNewLogs();
+    const version = rt.data.store.version;
+    const inFlight = rt.inFlight();
+    const status = e.status + (e.error?.code ?? '');
+    if (!force && nodes.length === 0 && log.length === 0 && version === l.lastVersion && inFlight === l.lastInFlight && status === l.lastStatus) {
+      return null;
+    }
+    l.lastVersion = version;
+    l.lastInFlight = inFlight;
+    l.lastStatus = status;
+    return { crawlId: id, status: e.status, counters: rt.counters(), rate: l.lastRate, nodes, log, at };
+  }
+
+  private summary(e: CatalogEntry): CrawlSummary {
+    const l = this.live.get(e.id);
+    const s: CrawlSummary = {
+      id: e.id,
+      name: e.name,
+      startUrl: e.settings.startUrl || e.settings.sitemapUrls[0] || '',
+      settings: e.settings,
+      status: e.status,
+      counters: l ? l.runtime.counters() : e.counters,
+      createdAt: e.createdAt,
+      updatedAt: e.updatedAt,
+      rate: l?.run ? l.lastRate : 0,
+    };
+    if (e.startedAt !== undefined) s.startedAt = e.startedAt;
+    if (e.finishedAt !== undefined) s.finishedAt = e.finishedAt;
+    if (e.error) s.error = e.error;
+    if (this.isDamaged(e)) s.damaged = true;
+    return s;
+  }
+
+  /** Missing folder, or a started crawl without its journal, or a journal that cannot be replayed. */
+  private isDamaged(e: CatalogEntry): boolean {
+    if (this.broken.has(e.id)) return true;
+    const dir = this.catalog.dirOf(e.id);
+    if (!fs.existsSync(dir)) return true;
+    return e.status !== 'created' && !fs.existsSync(path.join(dir, JOURNAL_FILE)) && !this.live.has(e.id);
+  }
+
+  private damagedMessage(e: CatalogEntry): string {
+    const why = this.broken.get(e.id);
+    if (why) return `Crawl "${e.name}" cannot be read: ${why}`;
+    return `Crawl "${e.name}" is damaged: its folder ${this.catalog.dirOf(e.id)} is missing ${fs.existsSync(this.catalog.dirOf(e.id)) ? 'its journal' : 'entirely'}. Delete it, or restore the folder.`;
+  }
+
+  private entry(id: string): CatalogEntry {
+    const e = typeof id === 'string' ? this.catalog.get(id) : undefined;
+    if (!e) throw new ServiceError('NOT_FOUND', `No crawl with id "${String(id)}".`);
+    return e;
+  }
+
+  private open(): void {
+    if (this.closed) throw new ServiceError('CLOSED', 'The crawl service is closed.');
+  }
+
+  private warn(w: Omit<CrawlLogEntry, 'at'>): void {
+    const entry: CrawlLogEntry = { at: Date.now(), ...w };
+    this.startup.push(entry);
+    this.events.emit('warning', entry);
+  }
+
+  private newId(): string {
+    for (;;) {
+      const id = this.now().toString(36) + '-' + randomBytes(3).toString('hex');
+      if (ID_PATTERN.test(id) && !this.catalog.get(id) && !fs.existsSync(this.catalog.dirOf(id))) return id;
+    }
+  }
+}
+
+/** The host of the start URL (or first sitemap), as a crawl's default name. */
+function defaultName(s: CrawlSettings): string {
+  const u = s.startUrl || s.sitemapUrls[0] || '';
+  try {
+    return new URL(u).host;
+  } catch {
+    return 'Crawl';
+  }
+}
+

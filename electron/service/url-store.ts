@@ -1,0 +1,182 @@
+/**
+ * UrlStore: what the URL table needs per URL, in typed columns (no JS object per URL), plus the
+ * crawl's counters kept up to date as URLs are admitted and handled.
+ *
+ * The URL text itself lives in the request queue (its byte arena) and everything else — the sitemap
+ * entry, the full result — in the journal, found again by the record offsets kept here.
+ * About 34 bytes per URL.
+ */
+import type { CrawlCounters, RequestSource, UrlState } from '../../shared/model.js';
+import { emptyCounters } from '../../shared/model.js';
+import { ensureCapacity } from '../engine/compact/typed-growth.js';
+import { SOURCES } from './journal-format.js';
+
+export const ST_QUEUED = 0;
+export const ST_DONE = 1;
+export const ST_ERROR = 2;
+export const ST_BLOCKED = 3;
+export const ST_LISTED = 4;
+
+/** UrlState per state code. ('fetching' is not tracked per URL: the crawler reports only a count.) */
+export const STATE_NAMES: readonly UrlState[] = ['queued', 'done', 'error', 'blocked', 'listed'];
+
+/** State code for a result state. */
+export function resultStateCode(state: 'done' | 'error' | 'blocked'): number {
+  return state === 'done' ? ST_DONE : state === 'error' ? ST_ERROR : ST_BLOCKED;
+}
+
+/** The status class of an HTTP status (0 = none). */
+export function statusClassOf(status: number): '2xx' | '3xx' | '4xx' | '5xx' | 'other' | 'none' {
+  if (status === 0) return 'none';
+  if (status >= 200 && status < 300) return '2xx';
+  if (status >= 300 && status < 400) return '3xx';
+  if (status >= 400 && status < 500) return '4xx';
+  if (status >= 500 && status < 600) return '5xx';
+  return 'other';
+}
+
+export class UrlStore {
+  /** URLs admitted (ids 0 … count-1). */
+  count = 0;
+  /** Bumped on every change: views cached against an older version are stale. */
+  version = 0;
+  state = new Uint8Array(0);
+  source = new Uint8Array(0);
+  depth = new Uint16Array(0);
+  /** HTTP status; 0 = none. */
+  status = new Uint16Array(0);
+  /** The first sitemap entry's lastmod as epoch ms; NaN = absent or unparsable. */
+  lastmod = new Float64Array(0);
+  /** Offset + 1 of the journal record holding the URL's first sitemap entry; 0 = none. */
+  entryOff = new Float64Array(0);
+  /** Offset + 1 of the URL's latest RESULT record; 0 = none. */
+  resultOff = new Float64Array(0);
+  /** FROM-table entry + 1 of the first sitemap listing the URL; 0 = none. */
+  smFirst = new Int32Array(0);
+  /** Further sitemaps listing a URL (FROM-table entries), for the few listed more than once. */
+  readonly smMore = new Map<number, number[]>();
+  /** Page titles (only fetched HTML pages have one). */
+  readonly titles = new Map<number, string>();
+
+  private readonly c: CrawlCounters = emptyCounters();
+
+  /** Records a new URL. `sitemapRef` is the FROM entry of the sitemap that listed it (or -1). */
+  admit(id: number, source: RequestSource, listed: boolean, depth: number, sitemapRef: number, entryOffset: number, lastmod: string | undefined): void {
+    if (id !== this.count) throw new Error(`UrlStore: admission ${id} out of order (next is ${this.count})`);
+    this.grow(id + 1);
+    this.count = id + 1;
+    const st = listed ? ST_LISTED : ST_QUEUED;
+    this.state[id] = st;
+    this.source[id] = SOURCES.indexOf(source);
+    this.depth[id] = Math.min(depth, 0xffff);
+    this.lastmod[id] = NaN;
+    if (sitemapRef >= 0) this.listing(id, sitemapRef, entryOffset, lastmod);
+    this.c.discovered++;
+    this.c.bySource[source]++;
+    if (listed) this.c.listed++;
+    else this.c.queued++;
+    this.version++;
+  }
+
+  /** Records that a sitemap (FROM entry `ref`) lists URL `id`, with the record holding its entry. */
+  listing(id: number, ref: number, entryOffset: number, lastmod: string | undefined): void {
+    const first = this.smFirst[id]!;
+    if (first === 0) {
+      this.smFirst[id] = ref + 1;
+    } else if (first !== ref + 1) {
+      const more = this.smMore.get(id);
+      if (!more) this.smMore.set(id, [ref]);
+      else if (!more.includes(ref)) more.push(ref);
+    }
+    if (this.entryOff[id] === 0 && entryOffset >= 0) {
+      this.entryOff[id] = entryOffset + 1;
+      if (lastmod !== undefined) this.lastmod[id] = parseLastmod(lastmod);
+    }
+    this.version++;
+  }
+
+  /** Counts a discovery of a known URL. */
+  duplicate(): void {
+    this.c.duplicates++;
+  }
+
+  /** Records a URL's result (latest wins). */
+  result(id: number, stateCode: number, status: number | undefined, title: string | undefined, offset: number): void {
+    const prev = this.state[id]!;
+    this.tally(prev, this.status[id]!, -1);
+    this.state[id] = stateCode;
+    this.status[id] = status !== undefined && status > 0 && status < 0xffff ? status : 0;
+    this.resultOff[id] = offset + 1;
+    if (title !== undefined) this.titles.set(id, title);
+    else this.titles.delete(id);
+    this.tally(stateCode, this.status[id]!, 1);
+    this.version++;
+  }
+
+  /** Sitemap FROM entries listing URL `id`, first first. */
+  sitemapsOf(id: number): number[] {
+    const first = this.smFirst[id]!;
+    if (first === 0) return [];
+    const more = this.smMore.get(id);
+    return more ? [first - 1, ...more] : [first - 1];
+  }
+
+  /** The counters, with `fetching` of the queued ones in flight right now. */
+  counters(fetching: number): CrawlCounters {
+    const c = this.c;
+    const f = Math.min(fetching, c.queued);
+    return {
+      ...c,
+      queued: c.queued - f,
+      fetching: f,
+      bySource: { ...c.bySource },
+      byStatusClass: { ...c.byStatusClass },
+      sitemaps: { ...c.sitemaps },
+    };
+  }
+
+  /** Sets the sitemap counts (kept by the tree). */
+  setSitemapCounts(s: CrawlCounters['sitemaps']): void {
+    this.c.sitemaps = { ...s };
+  }
+
+  /** Bytes held by the columns (for memory reports). */
+  allocatedBytes(): number {
+    return [this.state, this.source, this.depth, this.status, this.lastmod, this.entryOff, this.resultOff, this.smFirst].reduce(
+      (n, a) => n + a.byteLength,
+      0,
+    );
+  }
+
+  /** Adds (d = 1) or removes (d = -1) a URL in state `st` with `status` to the counters. */
+  private tally(st: number, status: number, d: number): void {
+    const c = this.c;
+    if (st === ST_QUEUED) c.queued += d;
+    else if (st === ST_DONE) c.fetched += d;
+    else if (st === ST_ERROR) c.errors += d;
+    else if (st === ST_BLOCKED) c.blocked += d;
+    else c.listed += d;
+    if (status !== 0) {
+      const cls = statusClassOf(status);
+      if (cls !== 'none') c.byStatusClass[cls] += d;
+    }
+  }
+
+  private grow(need: number): void {
+    if (need <= this.state.length) return;
+    this.state = ensureCapacity(this.state, need);
+    this.source = ensureCapacity(this.source, need);
+    this.depth = ensureCapacity(this.depth, need);
+    this.status = ensureCapacity(this.status, need);
+    this.lastmod = ensureCapacity(this.lastmod, need);
+    this.entryOff = ensureCapacity(this.entryOff, need);
+    this.resultOff = ensureCapacity(this.resultOff, need);
+    this.smFirst = ensureCapacity(this.smFirst, need);
+  }
+}
+
+/** A W3C datetime lastmod as epoch ms (NaN when it is none). */
+export function parseLastmod(s: string): number {
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? t : NaN;
+}
