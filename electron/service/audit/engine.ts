@@ -1,0 +1,584 @@
+/**
+ * AuditEngine: the sitemap audit, computed incrementally from the events the crawler reports and the
+ * service journals (admissions, later discoveries, results, sitemap-tree nodes), so it runs live and
+ * on replay after a resume alike, in any order of results and discoveries. Each event updates only
+ * the URL or sitemap it is about (and, for hreflang, the URLs naming it); nothing is rescanned.
+ *
+ * Per URL it keeps ~24 bytes in typed columns (flags, result class, status, two sitemap slots, a key
+ * hash and its index); strings only for redirect targets, URLs in three or more sitemaps, hreflang
+ * edges and out-of-scope entries of sitemaps still being read. Definitions: README.md.
+ */
+import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
+import { ensureCapacity } from '../../engine/compact/typed-growth.js';
+import { parseRobotsDirectives } from '../../engine/links.js';
+import { EngineError } from '../../engine/types.js';
+import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
+import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
+import { lastmodVerdict, SiteVariants } from './entry-checks.js';
+import { hashKey, HashIdIndex } from './key-hash.js';
+import { HreflangGraph } from './hreflang-graph.js';
+import { isValidHreflang } from './hreflang-codes.js';
+import { nodeFindingMask } from './sitemap-checks.js';
+import {
+  SITEMAP_FINDING_CODES,
+  URL_FINDING_CODES,
+  type Finding,
+  type FindingCode,
+  type FindingDefinition,
+  type SitemapBadge,
+  type SitemapFindingCode,
+  type UrlFindingCode,
+} from './types.js';
+
+export interface AuditEngineOptions {
+  /** The start URL, or the first sitemap when there is none: defines the crawl's scheme and host. */
+  crawlUrl: string;
+  /** False for a sitemap-listing run (no page fetched): findings that need pages are not measured. */
+  pagesCrawled: boolean;
+  /** Links of fetched pages were followed (orphans need it). Default: pagesCrawled. */
+  linksFollowed?: boolean;
+  /** Clock for future-lastmod checks. Default: Date.now. */
+  now?(): number;
+}
+
+// ---------------------------------------------------------------- per-URL encoding
+
+/** Bit of each URL finding in a URL's mask. */
+const U = Object.fromEntries(URL_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<UrlFindingCode, number>;
+const URL_INDEX = new Map<string, number>(URL_FINDING_CODES.map((c, i) => [c, i]));
+const SITEMAP_INDEX = new Map<string, number>(SITEMAP_FINDING_CODES.map((c, i) => [c, i]));
+
+// Facts about a URL (flags column).
+const F_LISTED = 1 << 0; // listed by at least one sitemap
+const F_REACHED = 1 << 1; // the start URL, or the target of a link discovery from a crawled page
+const F_MULTI = 1 << 2; // listed by two or more sitemaps
+const F_DUP = 1 << 3; // listed twice by one sitemap
+const F_VARIANT = 1 << 4;
+const F_BAD_LASTMOD = 1 << 5;
+const F_FUTURE = 1 << 6;
+const F_NOINDEX = 1 << 7;
+const F_CANON_OTHER = 1 << 8;
+const F_HTML = 1 << 9;
+const F_HREF_NONRECIP = 1 << 10;
+const F_HREF_BAD_TARGET = 1 << 11;
+const F_HREF_BAD_CODE = 1 << 12;
+const F_RESULT_FLAGS = F_NOINDEX | F_CANON_OTHER | F_HTML;
+
+// Result class (cat column).
+const C_NONE = 0;
+const C_2XX = 1;
+const C_REDIRECT = 2;
+const C_4XX = 3;
+const C_5XX = 4;
+const C_OTHER = 5;
+const C_TIMEOUT = 6;
+const C_ERROR = 7;
+const C_BLOCKED = 8;
+
+/** Error codes that mean the URL did not answer in time. */
+const TIMEOUT_CODES = new Set(['TIMEOUT', 'ETIMEDOUT', 'ECONNECTTIMEOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
+const HTML_TYPE = /\b(?:text\/html|application\/xhtml\+xml)\b/i;
+const SATURATED = 255;
+
+/** What the audit knows of one sitemap (or robots.txt) node. */
+interface SitemapInfo {
+  idx: number;
+  key: string;
+  /** The node's URL, or the listing URL seen before the node. */
+  url: string;
+  node: SitemapNode | undefined;
+  mask: number;
+  /** Listings held per URL finding (code index → count), for the tree's badges. */
+  listings: Map<number, number> | null;
+  /** Out-of-scope listings kept until the node's final URL is known (a redirect may put them in scope). */
+  pendingScope: { id: number; loc: string }[] | null;
+  /** The node reached done/error/skipped: its final URL can no longer change. */
+  final: boolean;
+}
+
+export class AuditEngine {
+  private readonly pages: boolean;
+  private readonly links: boolean;
+  private readonly now: () => number;
+  private readonly site: SiteVariants;
+
+  private size = 0;
+  private flags = new Uint32Array(1024);
+  private cat = new Uint8Array(1024);
+  private status = new Uint16Array(1024);
+  /** Sitemap idx + 1 of the first and second distinct sitemap listing the URL (0 = none). */
+  private first = new Int32Array(1024);
+  private second = new Int32Array(1024);
+  /** Out-of-scope listings of the URL (saturates at 255). */
+  private scopeRefs = new Uint8Array(1024);
+  private readonly keys = new HashIdIndex();
+  /** Third and further distinct sitemaps of a URL (rare). */
+  private readonly more = new Map<number, Set<number>>();
+  private readonly redirects = new Map<number, string>();
+  private readonly hreflang: HreflangGraph;
+  private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
+
+  private readonly sitemaps: SitemapInfo[] = [];
+  private readonly sitemapByKey = new Map<string, SitemapInfo>();
+  private readonly sitemapByListingUrl = new Map<string, SitemapInfo>();
+  private readonly children = new Map<string, Set<string>>();
+  private readonly sitemapCounts = new Int32Array(SITEMAP_FINDING_CODES.length);
+  private robotsSeen = false;
+
+  constructor(opts: AuditEngineOptions) {
+    this.pages = opts.pagesCrawled;
+    this.links = opts.pagesCrawled && (opts.linksFollowed ?? true);
+    this.now = opts.now ?? Date.now;
+    try {
+      this.site = new SiteVariants(opts.crawlUrl);
+    } catch (cause) {
+      throw new EngineError('INVALID_URL', `The audit needs the crawl's start URL or first sitemap; "${opts.crawlUrl}" is not a valid URL.`, { cause });
+    }
+    this.hreflang = new HreflangGraph((h) => this.keys.idOf(h));
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /** A URL entered the frontier (its first discovery). Pass `uniqueKey` when known to save recomputing it. */
+  admitted(id: number, url: string, source: RequestSource, sitemapEntry?: SitemapUrlEntry, from?: string, uniqueKey?: string): void {
+    this.ensure(id);
+    const hash = hashKey(uniqueKey ?? tryUniqueKey(url) ?? url);
+    this.keys.put(id, hash);
+    this.hreflang.bind(hash, id);
+    this.discover(id, source, from, sitemapEntry, url);
+  }
+
+  /** A known URL was found again: another sitemap listing it, another page linking it, the same sitemap again. */
+  discovered(id: number, d: { source: RequestSource; from?: string }, entry?: SitemapUrlEntry): void {
+    this.ensure(id);
+    this.discover(id, d.source, d.from, entry, entry?.loc);
+  }
+
+  /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. The latest result wins. */
+  result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult): void {
+    this.ensure(id);
+    const before = this.maskOf(id);
+    let f = this.flags[id]! & ~F_RESULT_FLAGS;
+    let c: number;
+    this.redirects.delete(id);
+    if (state === 'blocked') c = C_BLOCKED;
+    else if (state === 'error') c = TIMEOUT_CODES.has(r.error?.code ?? '') ? C_TIMEOUT : C_ERROR;
+    else if (r.redirectTo !== undefined) {
+      c = C_REDIRECT;
+      this.redirects.set(id, r.redirectTo);
+    } else c = statusClass(r.status);
+    if (state === 'done' && c === C_2XX) {
+      if (r.contentType !== undefined && HTML_TYPE.test(r.contentType)) f |= F_HTML;
+      if ((r.metaRobots && parseRobotsDirectives(r.metaRobots).noindex) || (r.xRobotsTag && parseRobotsDirectives(r.xRobotsTag).noindex)) {
+        f |= F_NOINDEX;
+      }
+      if (r.canonical !== undefined) {
+        const key = tryUniqueKey(r.canonical);
+        // An unparsable canonical is ignored by search engines: treated as absent.
+        if (key !== null && hashKey(key) !== this.keys.hashOf(id)) f |= F_CANON_OTHER;
+      }
+    }
+    this.flags[id] = f;
+    this.cat[id] = c;
+    this.status[id] = r.status ?? 0;
+    this.settle(id, before);
+    for (const source of this.hreflang.namedBy(this.keys.hashOf(id))) this.recomputeHreflang(source);
+  }
+
+  /** A sitemap-tree node was added or changed (the whole node; latest wins). */
+  node(n: SitemapNode): void {
+    const s = this.sitemapInfo(n.id, n.url);
+    const prev = s.node;
+    s.node = n;
+    s.url = n.url;
+    if (prev?.parentId !== n.parentId) {
+      if (prev?.parentId) this.children.get(prev.parentId)?.delete(n.id);
+      if (n.parentId !== null) {
+        let set = this.children.get(n.parentId);
+        if (!set) this.children.set(n.parentId, (set = new Set()));
+        set.add(n.id);
+      }
+    }
+    if (n.finalUrl !== undefined && s.pendingScope) this.rescope(s, n.finalUrl);
+    if (n.state === 'done' || n.state === 'error' || n.state === 'skipped') {
+      s.final = true;
+      s.pendingScope = null;
+    }
+    if (n.type === 'robots' && !this.robotsSeen) {
+      // From now on "not announced in robots.txt" is measured: every node is judged again.
+      this.robotsSeen = true;
+      for (const other of this.sitemaps) this.judgeSitemap(other);
+      return;
+    }
+    this.judgeSitemap(s);
+    const structural =
+      prev === undefined || prev.type !== n.type || prev.parentId !== n.parentId || (n.type === 'robots' && prev.childCount !== n.childCount);
+    if (structural) this.judgeDescendants(n.id);
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** Every finding, measured or not, in catalogue order (critical first); count 0 when none or not measured. */
+  findings(): Finding[] {
+    return FINDING_DEFINITIONS.map((d) => this.report(d));
+  }
+
+  /** One finding by code. Throws UNKNOWN_FINDING for a code the audit does not define. */
+  finding(code: string): Finding {
+    return this.report(this.definition(code));
+  }
+
+  /** The affected items of a finding: URL ids (ascending) for URL findings, sitemap URLs for sitemap findings. */
+  urlsOf(code: string): number[] | string[] {
+    const d = this.definition(code);
+    if (d.subject === 'sitemap') {
+      const bit = 1 << SITEMAP_INDEX.get(d.code)!;
+      return this.sitemaps.filter((s) => (s.mask & bit) !== 0).map((s) => s.url);
+    }
+    const bit = U[d.code as UrlFindingCode];
+    if (this.urlCounts[URL_INDEX.get(d.code)!] === 0) return [];
+    const out: number[] = [];
+    for (let id = 0; id < this.size; id++) if ((this.maskOf(id) & bit) !== 0) out.push(id);
+    return out;
+  }
+
+  /** Whether URL `id` is affected by finding `code` (false for sitemap findings and unknown ids). */
+  has(code: string, id: number): boolean {
+    const bit = U[code as UrlFindingCode];
+    if (bit === undefined) {
+      this.definition(code);
+      return false;
+    }
+    return id >= 0 && id < this.size && (this.maskOf(id) & bit) !== 0;
+  }
+
+  /** The URL findings that affect one URL, in catalogue order. */
+  codesOf(id: number): UrlFindingCode[] {
+    if (id < 0 || id >= this.size) return [];
+    const m = this.maskOf(id);
+    return FINDING_DEFINITIONS.filter((d) => d.subject === 'url' && (m & U[d.code as UrlFindingCode]) !== 0).map(
+      (d) => d.code as UrlFindingCode,
+    );
+  }
+
+  /** Where a URL in SITEMAP_URL_REDIRECT (or any redirecting URL) leads. */
+  redirectTarget(id: number): string | undefined {
+    return this.redirects.get(id);
+  }
+
+  /** The findings of one sitemap node (by id = uniqueKey, or by URL): its own, then its listings' per URL code. */
+  sitemapBadges(nodeIdOrUrl: string): SitemapBadge[] {
+    const s = this.sitemapByKey.get(nodeIdOrUrl) ?? this.sitemapByKey.get(tryUniqueKey(nodeIdOrUrl) ?? nodeIdOrUrl);
+    if (!s) return [];
+    const out: SitemapBadge[] = [];
+    for (const d of FINDING_DEFINITIONS) {
+      if (d.subject === 'sitemap') {
+        if ((s.mask & (1 << SITEMAP_INDEX.get(d.code)!)) !== 0) out.push({ code: d.code, count: 1 });
+      } else {
+        const n = s.listings?.get(URL_INDEX.get(d.code)!) ?? 0;
+        if (n > 0) out.push({ code: d.code, count: n });
+      }
+    }
+    return out;
+  }
+
+  /** Bytes held by the per-URL typed columns and the key index (strings and maps not included). */
+  allocatedBytes(): number {
+    return (
+      this.flags.byteLength +
+      this.cat.byteLength +
+      this.status.byteLength +
+      this.first.byteLength +
+      this.second.byteLength +
+      this.scopeRefs.byteLength +
+      this.keys.allocatedBytes()
+    );
+  }
+
+  // ---------------------------------------------------------------- URL facts
+
+  /** The URL findings of one URL, from its facts and what this crawl measures. */
+  private maskOf(id: number): number {
+    const f = this.flags[id]!;
+    const c = this.cat[id]!;
+    let m = 0;
+    if ((f & F_LISTED) === 0) {
+      if (this.pages && c === C_2XX && (f & (F_HTML | F_NOINDEX | F_CANON_OTHER)) === F_HTML) m |= U.INDEXABLE_NOT_IN_SITEMAP;
+      return m;
+    }
+    if (this.pages) {
+      switch (c) {
+        case C_2XX:
+          if (f & F_NOINDEX) m |= U.SITEMAP_URL_NOINDEX;
+          if (f & F_CANON_OTHER) m |= U.SITEMAP_URL_CANONICALISED;
+          break;
+        case C_REDIRECT:
+          m |= U.SITEMAP_URL_REDIRECT;
+          break;
+        case C_4XX:
+          m |= U.SITEMAP_URL_4XX;
+          break;
+        case C_5XX:
+          m |= U.SITEMAP_URL_5XX;
+          break;
+        case C_TIMEOUT:
+          m |= U.SITEMAP_URL_TIMEOUT;
+          break;
+        case C_ERROR:
+          m |= U.SITEMAP_URL_ERROR;
+          break;
+        case C_BLOCKED:
+          m |= U.SITEMAP_URL_BLOCKED;
+          break;
+      }
+      if (f & F_HREF_BAD_TARGET) m |= U.HREFLANG_TARGET_NOT_200;
+    }
+    if (this.links && (f & F_REACHED) === 0) m |= U.SITEMAP_ORPHAN;
+    if (f & F_MULTI) m |= U.URL_IN_MULTIPLE_SITEMAPS;
+    if (f & F_DUP) m |= U.DUPLICATE_IN_SITEMAP;
+    if (this.scopeRefs[id]! > 0) m |= U.SITEMAP_URL_OUT_OF_SCOPE;
+    if (f & F_VARIANT) m |= U.SITEMAP_HOST_VARIANT;
+    if (f & F_BAD_LASTMOD) m |= U.SITEMAP_INVALID_LASTMOD;
+    if (f & F_FUTURE) m |= U.SITEMAP_FUTURE_LASTMOD;
+    if (f & F_HREF_NONRECIP) m |= U.HREFLANG_NOT_RECIPROCAL;
+    if (f & F_HREF_BAD_CODE) m |= U.HREFLANG_INVALID_CODE;
+    return m;
+  }
+
+  /** Applies the change of one URL's findings since `before` to the counts. */
+  private settle(id: number, before: number): void {
+    let diff = before ^ this.maskOf(id);
+    if (diff === 0) return;
+    const after = before ^ diff;
+    while (diff !== 0) {
+      const bit = diff & -diff;
+      diff ^= bit;
+      this.urlCounts[31 - Math.clz32(bit)]! += (after & bit) !== 0 ? 1 : -1;
+    }
+  }
+
+  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined): void {
+    const before = this.maskOf(id);
+    let affected: number[] | null = null;
+    if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
+    else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url);
+    this.settle(id, before);
+    if (affected) for (const h of affected) this.recomputeHreflang(h);
+  }
+
+  /** One sitemap listing of URL `id`; returns the hreflang sources to judge again (after settling `id`). */
+  private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined): number[] | null {
+    this.flags[id] |= F_LISTED;
+    const s = from === undefined ? undefined : this.sitemapOfListing(from);
+    if (s) this.member(id, s);
+    if (loc !== undefined) {
+      if (s && !this.inScopeOf(s, loc)) {
+        if (this.scopeRefs[id]! < SATURATED) this.scopeRefs[id]!++;
+        bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', 1);
+        if (!s.final) (s.pendingScope ??= []).push({ id, loc });
+      }
+      if (this.site.isVariant(loc)) {
+        this.flags[id] |= F_VARIANT;
+        if (s) bump(s, 'SITEMAP_HOST_VARIANT', 1);
+      }
+    }
+    if (entry?.lastmod !== undefined) {
+      const v = lastmodVerdict(entry.lastmod, this.now());
+      if (v !== 'ok') {
+        this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
+        if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', 1);
+      }
+    }
+    const alternates = entry?.alternates;
+    if (!alternates || alternates.length === 0) return null;
+    if (alternates.some((a) => !isValidHreflang(a.lang))) {
+      this.flags[id] |= F_HREF_BAD_CODE;
+      if (s) bump(s, 'HREFLANG_INVALID_CODE', 1);
+    }
+    const targets: number[] = [];
+    for (const a of alternates) {
+      const key = tryUniqueKey(a.href);
+      if (key !== null) targets.push(hashKey(key));
+    }
+    return this.hreflang.addAlternates(this.keys.hashOf(id), id, targets);
+  }
+
+  /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
+  private member(id: number, s: SitemapInfo): void {
+    const ref = s.idx + 1;
+    let dup = false;
+    if (this.first[id] === 0) this.first[id] = ref;
+    else if (this.first[id] === ref) dup = true;
+    else {
+      this.flags[id] |= F_MULTI;
+      if (this.second[id] === 0) this.second[id] = ref;
+      else if (this.second[id] === ref) dup = true;
+      else {
+        let set = this.more.get(id);
+        if (!set) this.more.set(id, (set = new Set()));
+        if (set.has(ref)) dup = true;
+        else set.add(ref);
+      }
+    }
+    if (dup) {
+      this.flags[id] |= F_DUP;
+      bump(s, 'DUPLICATE_IN_SITEMAP', 1);
+    }
+  }
+
+  /** In the location of the sitemap as listed, or of where it finally answered from. */
+  private inScopeOf(s: SitemapInfo, loc: string): boolean {
+    if (inSitemapScope(loc, s.url)) return true;
+    const finalUrl = s.node?.finalUrl;
+    return finalUrl !== undefined && inSitemapScope(loc, finalUrl);
+  }
+
+  /** The sitemap's final URL is known: entries in its location were not out of scope after all. */
+  private rescope(s: SitemapInfo, finalUrl: string): void {
+    const keep: { id: number; loc: string }[] = [];
+    for (const p of s.pendingScope!) {
+      if (!inSitemapScope(p.loc, finalUrl)) {
+        keep.push(p);
+        continue;
+      }
+      const before = this.maskOf(p.id);
+      if (this.scopeRefs[p.id]! < SATURATED) this.scopeRefs[p.id]!--;
+      bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', -1);
+      this.settle(p.id, before);
+    }
+    s.pendingScope = keep.length > 0 ? keep : null;
+  }
+
+  private recomputeHreflang(sourceHash: number): void {
+    const id = this.hreflang.idOfNode(sourceHash);
+    if (id < 0) return;
+    const v = this.hreflang.verdict(sourceHash, (t) => this.answersNot200(t));
+    const before = this.maskOf(id);
+    let f = this.flags[id]! & ~(F_HREF_NONRECIP | F_HREF_BAD_TARGET);
+    if (v.nonReciprocal) f |= F_HREF_NONRECIP;
+    if (v.badTarget) f |= F_HREF_BAD_TARGET;
+    this.flags[id] = f;
+    this.settle(id, before);
+  }
+
+  /** A result is known and it is not a plain 200 (blocked URLs have no status: not counted). */
+  private answersNot200(id: number): boolean {
+    const c = this.cat[id]!;
+    if (c === C_NONE || c === C_BLOCKED) return false;
+    return !(c === C_2XX && this.status[id] === 200);
+  }
+
+  private ensure(id: number): void {
+    if (!Number.isInteger(id) || id < 0) throw new EngineError('INVALID_URL_ID', `The audit got the URL id ${id}; ids are integers from 0.`);
+    if (id < this.size) return;
+    const need = id + 1;
+    if (need > this.flags.length) {
+      this.flags = ensureCapacity(this.flags, need);
+      this.cat = ensureCapacity(this.cat, need);
+      this.status = ensureCapacity(this.status, need);
+      this.first = ensureCapacity(this.first, need);
+      this.second = ensureCapacity(this.second, need);
+      this.scopeRefs = ensureCapacity(this.scopeRefs, need);
+    }
+    this.size = need;
+  }
+
+  // ---------------------------------------------------------------- sitemaps
+
+  private sitemapInfo(key: string, url: string): SitemapInfo {
+    let s = this.sitemapByKey.get(key);
+    if (!s) {
+      s = { idx: this.sitemaps.length, key, url, node: undefined, mask: 0, listings: null, pendingScope: null, final: false };
+      this.sitemaps.push(s);
+      this.sitemapByKey.set(key, s);
+    }
+    return s;
+  }
+
+  /** The sitemap a listing came from (entries arrive in long runs from one sitemap: memoised by URL). */
+  private sitemapOfListing(from: string): SitemapInfo {
+    let s = this.sitemapByListingUrl.get(from);
+    if (!s) {
+      s = this.sitemapInfo(tryUniqueKey(from) ?? from, from);
+      this.sitemapByListingUrl.set(from, s);
+    }
+    return s;
+  }
+
+  private judgeSitemap(s: SitemapInfo): void {
+    const n = s.node;
+    const mask = n ? nodeFindingMask(n, this.parentOf(n), this.robotsSeen ? this.announced(n) : null) : 0;
+    let diff = s.mask ^ mask;
+    s.mask = mask;
+    while (diff !== 0) {
+      const bit = diff & -diff;
+      diff ^= bit;
+      this.sitemapCounts[31 - Math.clz32(bit)]! += (mask & bit) !== 0 ? 1 : -1;
+    }
+  }
+
+  private judgeDescendants(rootId: string): void {
+    const seen = new Set<string>([rootId]);
+    const queue = [rootId];
+    for (let i = 0; i < queue.length; i++) {
+      for (const child of this.children.get(queue[i]!) ?? []) {
+        if (seen.has(child)) continue;
+        seen.add(child);
+        queue.push(child);
+        this.judgeSitemap(this.sitemapByKey.get(child)!);
+      }
+    }
+  }
+
+  private parentOf(n: SitemapNode): SitemapNode | undefined {
+    return n.parentId === null ? undefined : this.sitemapByKey.get(n.parentId)?.node;
+  }
+
+  /**
+   * Whether robots.txt announces this sitemap or one of its ancestors. A robots node that lists no
+   * sitemap still parents the sitemaps found at the default locations: those are not announced.
+   */
+  private announced(n: SitemapNode): boolean {
+    const guard = new Set<string>();
+    for (let p = this.parentOf(n); p !== undefined && !guard.has(p.id); p = this.parentOf(p)) {
+      if (p.type === 'robots') return p.childCount > 0;
+      guard.add(p.id);
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- reporting
+
+  private definition(code: string): FindingDefinition {
+    const d = definitionOf(code);
+    if (!d) {
+      throw new EngineError('UNKNOWN_FINDING', `"${code}" is not an audit finding; known codes: ${FINDING_DEFINITIONS.map((x) => x.code).join(', ')}.`);
+    }
+    return d;
+  }
+
+  private report(d: FindingDefinition): Finding {
+    const measured = d.needs === 'none' || (d.needs === 'pages' && this.pages) || (d.needs === 'links' && this.links) || (d.needs === 'robots' && this.robotsSeen);
+    const count = !measured
+      ? 0
+      : d.subject === 'url'
+        ? this.urlCounts[URL_INDEX.get(d.code)!]!
+        : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
+    return { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
+  }
+}
+
+function statusClass(status: number | undefined): number {
+  if (status === undefined) return C_OTHER;
+  if (status >= 200 && status < 300) return C_2XX;
+  if (status >= 300 && status < 400) return C_REDIRECT;
+  if (status >= 400 && status < 500) return C_4XX;
+  if (status >= 500 && status < 600) return C_5XX;
+  return C_OTHER;
+}
+
+function bump(s: SitemapInfo, code: FindingCode, by: number): void {
+  const i = URL_INDEX.get(code)!;
+  const listings = (s.listings ??= new Map());
+  listings.set(i, (listings.get(i) ?? 0) + by);
+}

@@ -1,0 +1,70 @@
+/**
+ * Types of the sitemap audit: finding codes, their definitions, and the Finding reported.
+ * The Finding shape is the shared model's AuditFinding (the renderer and the contract use it too).
+ */
+import type { AuditFinding, AuditSeverity } from '../../../shared/model.js';
+
+export type Finding = AuditFinding;
+export type Severity = AuditSeverity;
+
+/** Findings about URLs of the crawl; their members are URL ids. Order = bit position in a URL's mask. */
+export const URL_FINDING_CODES = [
+  'SITEMAP_URL_4XX',
+  'SITEMAP_URL_5XX',
+  'SITEMAP_URL_REDIRECT',
+  'SITEMAP_URL_TIMEOUT',
+  'SITEMAP_URL_ERROR',
+  'SITEMAP_URL_NOINDEX',
+  'SITEMAP_URL_CANONICALISED',
+  'SITEMAP_URL_BLOCKED',
+  'INDEXABLE_NOT_IN_SITEMAP',
+  'SITEMAP_ORPHAN',
+  'URL_IN_MULTIPLE_SITEMAPS',
+  'DUPLICATE_IN_SITEMAP',
+  'SITEMAP_URL_OUT_OF_SCOPE',
+  'SITEMAP_HOST_VARIANT',
+  'SITEMAP_INVALID_LASTMOD',
+  'SITEMAP_FUTURE_LASTMOD',
+  'HREFLANG_NOT_RECIPROCAL',
+  'HREFLANG_TARGET_NOT_200',
+  'HREFLANG_INVALID_CODE',
+] as const;
+
+/** Findings about sitemap documents; their members are sitemap URLs. Order = bit position in a node's mask. */
+export const SITEMAP_FINDING_CODES = [
+  'SITEMAP_NOT_200',
+  'NOT_A_SITEMAP',
+  'SITEMAP_EMPTY',
+  'SITEMAP_TOO_MANY_URLS',
+  'SITEMAP_TOO_LARGE',
+  'NESTED_INDEX',
+  'SITEMAP_NOT_IN_ROBOTS',
+] as const;
+
+export type UrlFindingCode = (typeof URL_FINDING_CODES)[number];
+export type SitemapFindingCode = (typeof SITEMAP_FINDING_CODES)[number];
+export type FindingCode = UrlFindingCode | SitemapFindingCode;
+
+/**
+ * What a finding needs from the crawl to be measured:
+ * 'none' — sitemaps alone; 'pages' — page fetches; 'links' — page fetches with links followed;
+ * 'robots' — robots.txt read for its Sitemap: lines.
+ */
+export type FindingNeeds = 'none' | 'pages' | 'links' | 'robots';
+
+/** The fixed part of a finding: everything but its count and whether it was measured. */
+export interface FindingDefinition {
+  code: FindingCode;
+  severity: Severity;
+  title: string;
+  explanation: string;
+  subject: 'url' | 'sitemap';
+  needs: FindingNeeds;
+}
+
+/** The findings of one sitemap (a badge in the tree): its own codes, and listings it holds per URL code. */
+export interface SitemapBadge {
+  code: FindingCode;
+  /** 1 for a sitemap finding; for a URL finding, how many of this sitemap's listings have the problem. */
+  count: number;
+}

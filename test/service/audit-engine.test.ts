@@ -1,0 +1,596 @@
+/**
+ * AuditEngine driven by hand-written event sequences: each finding's exact count and members,
+ * what is measured in a listing run, order independence and replay equivalence.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuditEngine } from '../../electron/service/audit/engine.js';
+import { FINDING_DEFINITIONS } from '../../electron/service/audit/definitions.js';
+import { isValidHreflang, TABLE_SIZES } from '../../electron/service/audit/hreflang-codes.js';
+import { hashKey } from '../../electron/service/audit/key-hash.js';
+import type { HreflangAlternate, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
+
+const O = 'https://www.shop.test';
+const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
+const SM = `${O}/sitemap.xml`;
+const SM2 = `${O}/sitemap-2.xml`;
+const SM3 = `${O}/sitemap-3.xml`;
+
+type Event =
+  | { kind: 'admit'; id: number; url: string; source: RequestSource; entry?: SitemapUrlEntry; from?: string }
+  | { kind: 'dup'; id: number; source: RequestSource; from?: string; entry?: SitemapUrlEntry }
+  | { kind: 'result'; id: number; state: 'done' | 'error' | 'blocked'; r: UrlResult }
+  | { kind: 'node'; node: SitemapNode };
+
+/** Builds event sequences with ids handed out in admission order, the way the queue does. */
+class Script {
+  readonly events: Event[] = [];
+  private readonly ids = new Map<string, number>();
+
+  /** A sitemap listing of `url` by `sitemap` (admission the first time, a duplicate after). */
+  list(url: string, sitemap = SM, extra: Omit<SitemapUrlEntry, 'loc'> = {}): number {
+    return this.discover(url, 'sitemap', sitemap, { loc: url, ...extra });
+  }
+
+  link(url: string, from = `${O}/`): number {
+    return this.discover(url, 'link', from);
+  }
+
+  start(url: string): number {
+    return this.discover(url, 'start');
+  }
+
+  result(url: string, r: UrlResult, state: 'done' | 'error' | 'blocked' = 'done'): void {
+    this.events.push({ kind: 'result', id: this.idOf(url), state, r });
+  }
+
+  node(node: Partial<SitemapNode> & { url: string }): void {
+    this.events.push({ kind: 'node', node: makeNode(node) });
+  }
+
+  idOf(url: string): number {
+    const id = this.ids.get(url);
+    if (id === undefined) throw new Error(`not admitted: ${url}`);
+    return id;
+  }
+
+  private discover(url: string, source: RequestSource, from?: string, entry?: SitemapUrlEntry): number {
+    const known = this.ids.get(url);
+    if (known !== undefined) {
+      this.events.push({ kind: 'dup', id: known, source, from, entry });
+      return known;
+    }
+    const id = this.ids.size;
+    this.ids.set(url, id);
+    this.events.push({ kind: 'admit', id, url, source, entry, from });
+    return id;
+  }
+}
+
+function makeNode(n: Partial<SitemapNode> & { url: string }): SitemapNode {
+  return {
+    id: n.id ?? n.url,
+    parentId: null,
+    type: 'urlset',
+    state: 'done',
+    httpStatus: 200,
+    bytes: 100,
+    uncompressedBytes: 100,
+    gzip: false,
+    urlCount: 1,
+    childCount: 0,
+    problems: [],
+    ...n,
+  };
+}
+
+function feed(engine: AuditEngine, events: readonly Event[]): AuditEngine {
+  for (const e of events) {
+    if (e.kind === 'admit') engine.admitted(e.id, e.url, e.source, e.entry, e.from);
+    else if (e.kind === 'dup') engine.discovered(e.id, { source: e.source, ...(e.from ? { from: e.from } : {}) }, e.entry);
+    else if (e.kind === 'result') engine.result(e.id, e.state, e.r);
+    else engine.node(e.node);
+  }
+  return engine;
+}
+
+function run(events: readonly Event[], opts: { pages?: boolean; links?: boolean } = {}): AuditEngine {
+  const engine = new AuditEngine({
+    crawlUrl: `${O}/`,
+    pagesCrawled: opts.pages ?? true,
+    ...(opts.links !== undefined ? { linksFollowed: opts.links } : {}),
+    now: () => NOW,
+  });
+  return feed(engine, events);
+}
+
+/** code → count for every finding with a non-zero count. */
+function counts(engine: AuditEngine): Record<string, number> {
+  return Object.fromEntries(engine.findings().filter((f) => f.count > 0).map((f) => [f.code, f.count]));
+}
+
+function ids(s: Script, urls: string[]): number[] {
+  return urls.map((u) => s.idOf(u)).sort((a, b) => a - b);
+}
+
+const html: UrlResult = { status: 200, contentType: 'text/html; charset=utf-8' };
+const u = (path: string) => O + path;
+
+// ---------------------------------------------------------------- result-based URL findings
+
+test('result-based findings count each listed URL by its final result, unlisted and unknown ones not at all', () => {
+  const s = new Script();
+  s.start(u('/'));
+  s.list(u('/'));
+  const listed: [string, UrlResult, ('done' | 'error' | 'blocked')?][] = [
+    ['/ok', html],
+    ['/gone', { status: 404 }],
+    ['/gone-410', { status: 410 }],
+    ['/boom', { status: 503 }],
+    ['/moved', { status: 200, redirectTo: u('/ok'), redirectChain: [{ url: u('/moved'), status: 301 }] }],
+    ['/moved-to-404', { status: 404, redirectTo: u('/gone'), redirectChain: [{ url: u('/moved-to-404'), status: 302 }] }],
+    ['/not-modified', { status: 304 }],
+    ['/slow', { error: { code: 'TIMEOUT', message: 'timed out' } }, 'error'],
+    ['/reset', { error: { code: 'CONNECTION_RESET', message: 'reset' } }, 'error'],
+    ['/noindex-meta', { ...html, metaRobots: 'noindex, follow' }],
+    ['/noindex-header', { ...html, xRobotsTag: 'googlebot: noindex' }],
+    ['/none', { ...html, metaRobots: 'NONE' }],
+    ['/canon-other', { ...html, canonical: u('/ok') }],
+    ['/canon-self', { ...html, canonical: 'HTTPS://WWW.SHOP.TEST:443/canon-self#top' }],
+    ['/canon-bad', { ...html, canonical: 'http://[bad' }],
+    ['/private', { blockedByRobots: true }, 'blocked'],
+  ];
+  for (const [path] of listed) s.list(u(path));
+  s.list(u('/never-fetched'));
+  for (const [path, r, state] of listed) s.result(u(path), r, state);
+  s.link(u('/unlisted-404'));
+  s.result(u('/unlisted-404'), { status: 404 });
+
+  const e = run(s.events);
+  const expect: Record<string, string[]> = {
+    SITEMAP_URL_4XX: ['/gone', '/gone-410'],
+    SITEMAP_URL_5XX: ['/boom'],
+    SITEMAP_URL_REDIRECT: ['/moved', '/moved-to-404', '/not-modified'],
+    SITEMAP_URL_TIMEOUT: ['/slow'],
+    SITEMAP_URL_ERROR: ['/reset'],
+    SITEMAP_URL_NOINDEX: ['/noindex-meta', '/noindex-header', '/none'],
+    SITEMAP_URL_CANONICALISED: ['/canon-other'],
+    SITEMAP_URL_BLOCKED: ['/private'],
+  };
+  for (const [code, paths] of Object.entries(expect)) {
+    assert.deepEqual(e.urlsOf(code), ids(s, paths.map(u)), code);
+    assert.equal(e.finding(code).count, paths.length, code);
+    assert.equal(e.finding(code).measured, true, code);
+    for (const p of paths) assert.equal(e.has(code, s.idOf(u(p))), true, `${code} has ${p}`);
+  }
+  assert.equal(e.has('SITEMAP_URL_4XX', s.idOf(u('/unlisted-404'))), false);
+  assert.equal(e.redirectTarget(s.idOf(u('/moved'))), u('/ok'));
+  assert.equal(e.redirectTarget(s.idOf(u('/moved-to-404'))), u('/gone'));
+  assert.deepEqual(e.codesOf(s.idOf(u('/never-fetched'))), ['SITEMAP_ORPHAN']);
+  assert.deepEqual(e.codesOf(s.idOf(u('/gone'))), ['SITEMAP_URL_4XX', 'SITEMAP_ORPHAN']);
+});
+
+test('a later result replaces the earlier one (a retried URL is counted once, by its latest answer)', () => {
+  const s = new Script();
+  s.list(u('/flaky'));
+  s.result(u('/flaky'), { status: 503 });
+  const e = run(s.events);
+  assert.equal(e.finding('SITEMAP_URL_5XX').count, 1);
+  e.result(s.idOf(u('/flaky')), 'done', { ...html, metaRobots: 'noindex' });
+  assert.equal(e.finding('SITEMAP_URL_5XX').count, 0);
+  assert.deepEqual(e.urlsOf('SITEMAP_URL_NOINDEX'), [s.idOf(u('/flaky'))]);
+  e.result(s.idOf(u('/flaky')), 'done', html);
+  assert.equal(e.finding('SITEMAP_URL_NOINDEX').count, 0);
+});
+
+// ---------------------------------------------------------------- indexable, orphans
+
+test('INDEXABLE_NOT_IN_SITEMAP: 2xx HTML pages, not noindex, canonical absent or self, in no sitemap', () => {
+  const s = new Script();
+  s.start(u('/'));
+  s.result(u('/'), html);
+  const pages: [string, UrlResult][] = [
+    ['/a', html],
+    ['/b', { ...html, canonical: u('/b') }],
+    ['/xhtml', { status: 200, contentType: 'application/xhtml+xml' }],
+    ['/noindex', { ...html, xRobotsTag: 'noindex' }],
+    ['/canon', { ...html, canonical: u('/a') }],
+    ['/pdf', { status: 200, contentType: 'application/pdf' }],
+    ['/404', { ...html, status: 404 }],
+    ['/redirect', { ...html, redirectTo: u('/a') }],
+    ['/later-listed', html],
+  ];
+  for (const [p, r] of pages) {
+    s.link(u(p));
+    s.result(u(p), r);
+  }
+  s.list(u('/later-listed')); // the sitemap is read after the page was fetched
+  s.link(u('/not-fetched-yet'));
+
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('INDEXABLE_NOT_IN_SITEMAP'), ids(s, ['/', '/a', '/b', '/xhtml'].map(u)));
+  assert.equal(e.finding('INDEXABLE_NOT_IN_SITEMAP').count, 4);
+  assert.deepEqual(run(s.events, { pages: false }).finding('INDEXABLE_NOT_IN_SITEMAP'), {
+    ...e.finding('INDEXABLE_NOT_IN_SITEMAP'),
+    count: 0,
+    measured: false,
+  });
+});
+
+test('SITEMAP_ORPHAN: listed, never the start URL nor the target of a link; measured only with links followed', () => {
+  const s = new Script();
+  s.start(u('/'));
+  s.list(u('/')); // the home page is reached as the start URL
+  s.list(u('/linked'));
+  s.link(u('/linked'), u('/'));
+  s.link(u('/linked-first'), u('/'));
+  s.list(u('/linked-first'));
+  s.list(u('/orphan-1'));
+  s.list(u('/orphan-2'), SM2);
+  s.list(u('/orphan-1'), SM2);
+
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('SITEMAP_ORPHAN'), ids(s, [u('/orphan-1'), u('/orphan-2')]));
+  assert.equal(e.finding('SITEMAP_ORPHAN').count, 2);
+  const noLinks = run(s.events, { links: false }).finding('SITEMAP_ORPHAN');
+  assert.equal(noLinks.measured, false);
+  assert.equal(noLinks.count, 0);
+  assert.equal(run(s.events, { pages: false }).finding('SITEMAP_ORPHAN').measured, false);
+});
+
+// ---------------------------------------------------------------- listings
+
+test('URL_IN_MULTIPLE_SITEMAPS and DUPLICATE_IN_SITEMAP tell other sitemaps from the same one again', () => {
+  const s = new Script();
+  s.list(u('/two'), SM);
+  s.list(u('/two'), SM2);
+  s.list(u('/twice'), SM);
+  s.list(u('/twice'), SM);
+  s.list(u('/aba'), SM);
+  s.list(u('/aba'), SM2);
+  s.list(u('/aba'), SM); // back to the first: a duplicate too
+  s.list(u('/abcc'), SM);
+  s.list(u('/abcc'), SM2);
+  s.list(u('/abcc'), SM3);
+  s.list(u('/abcc'), SM3); // third distinct sitemap, repeated
+  s.list(u('/abcb'), SM);
+  s.list(u('/abcb'), SM2);
+  s.list(u('/abcb'), SM3);
+  s.list(u('/once'), SM);
+  s.link(u('/once'));
+  s.list(u('/spelled'), SM);
+  s.list(u('/spelled'), 'HTTPS://WWW.SHOP.TEST/sitemap-2.xml'); // another spelling of SM2: a second sitemap
+
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('URL_IN_MULTIPLE_SITEMAPS'), ids(s, ['/two', '/aba', '/abcc', '/abcb', '/spelled'].map(u)));
+  assert.deepEqual(e.urlsOf('DUPLICATE_IN_SITEMAP'), ids(s, ['/twice', '/aba', '/abcc'].map(u)));
+  assert.deepEqual(e.sitemapBadges(SM3), [{ code: 'DUPLICATE_IN_SITEMAP', count: 1 }]);
+  assert.deepEqual(e.sitemapBadges(SM), [{ code: 'DUPLICATE_IN_SITEMAP', count: 2 }]);
+});
+
+test('SITEMAP_URL_OUT_OF_SCOPE: outside the sitemap’s scheme, host and folder, judged by its final URL too', () => {
+  const blog = `${O}/blog/sitemap.xml`;
+  const s = new Script();
+  s.list(u('/blog/post'), blog);
+  s.list(u('/blog/deep/post'), blog);
+  s.list(u('/about'), blog); // outside /blog/
+  s.list('https://other.test/blog/x', blog); // another host
+  s.list('http://www.shop.test/blog/y', blog); // another scheme
+  s.list(u('/about'), SM); // in scope of the root sitemap: the URL still has one bad listing
+  // A sitemap announced on http that redirects to https: its https entries are in scope after all.
+  const moved = 'http://www.shop.test/moved-sitemap.xml';
+  s.list(u('/m1'), moved);
+  s.list(u('/m2'), moved);
+  s.list('https://other.test/m3', moved);
+  s.node({ url: moved, state: 'done', finalUrl: `${O}/moved-sitemap.xml` });
+
+  const expected = ids(s, [u('/about'), 'https://other.test/blog/x', 'http://www.shop.test/blog/y', 'https://other.test/m3']);
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), expected);
+  assert.equal(e.finding('SITEMAP_URL_OUT_OF_SCOPE').count, 4);
+  assert.deepEqual(e.sitemapBadges(moved), [{ code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 }]);
+
+  // Replayed with the node first (the journal order may differ): the same verdict.
+  const nodeFirst = [...s.events.filter((x) => x.kind === 'node'), ...s.events.filter((x) => x.kind !== 'node')];
+  assert.deepEqual(run(nodeFirst).urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), expected);
+});
+
+test('SITEMAP_HOST_VARIANT: http/https and www/apex variants of the crawled host, not other hosts', () => {
+  const s = new Script();
+  const variants = ['http://www.shop.test/a', 'https://shop.test/b', 'http://shop.test/c', 'https://shop.test:8443/d'];
+  const fine = [u('/same'), 'HTTPS://WWW.SHOP.TEST/upper', 'https://other.test/x', 'https://www.www.shop.test/y', 'https://shop.test.evil/z'];
+  for (const url of [...variants, ...fine]) s.list(url);
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('SITEMAP_HOST_VARIANT'), ids(s, variants));
+  assert.equal(e.finding('SITEMAP_HOST_VARIANT').count, 4);
+});
+
+test('lastmod: invalid W3C datetimes and dates more than a day ahead', () => {
+  const s = new Script();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const cases: [string, string, 'ok' | 'invalid' | 'future'][] = [
+    ['/l1', '2024-05-31', 'ok'],
+    ['/l2', '2024-05-31T10:00:00+02:00', 'ok'],
+    ['/l3', '2002-09-07T09:42:31.000Z', 'ok'],
+    ['/l4', iso(NOW + 2 * 3600_000), 'ok'], // within the day of slack
+    ['/l5', '2024-13-01', 'invalid'],
+    ['/l6', 'yesterday', 'invalid'],
+    ['/l7', '2024-05-31T10:00', 'invalid'], // a time needs a zone
+    ['/l8', '2999-01-01', 'future'],
+    ['/l9', iso(NOW + 3 * 86400_000), 'future'],
+  ];
+  for (const [p, lastmod] of cases) s.list(u(p), SM, { lastmod });
+  s.list(u('/l5'), SM2, { lastmod: '2024-01-01' }); // one bad listing is enough
+  const e = run(s.events);
+  const pick = (v: string) => ids(s, cases.filter((c) => c[2] === v).map((c) => u(c[0])));
+  assert.deepEqual(e.urlsOf('SITEMAP_INVALID_LASTMOD'), pick('invalid'));
+  assert.deepEqual(e.urlsOf('SITEMAP_FUTURE_LASTMOD'), pick('future'));
+  assert.deepEqual(e.sitemapBadges(SM), [
+    { code: 'SITEMAP_INVALID_LASTMOD', count: 3 },
+    { code: 'SITEMAP_FUTURE_LASTMOD', count: 2 },
+  ]);
+});
+
+// ---------------------------------------------------------------- hreflang
+
+function alt(lang: string, path: string): HreflangAlternate {
+  return { lang, href: u(path) };
+}
+
+/** en ↔ de reciprocal; en → fr not answered; es → en not answered, with en-UK; jp invalid; it → a 404. */
+function hreflangScript(): Script {
+  const s = new Script();
+  s.list(u('/en/'), SM, { alternates: [alt('en', '/en/'), alt('de', '/de/'), alt('fr', '/fr/'), alt('x-default', '/en/')] });
+  s.list(u('/de/'), SM, { alternates: [alt('de', '/de/'), alt('en', '/en/')] });
+  s.list(u('/fr/'), SM, { alternates: [alt('fr', '/fr/')] });
+  s.list(u('/es/'), SM, { alternates: [alt('es', '/es/'), alt('en-UK', '/en/')] });
+  s.list(u('/jp/'), SM, { alternates: [alt('jp', '/jp/')] });
+  s.list(u('/it/'), SM, { alternates: [alt('it', '/it/'), alt('zh-Hant-TW', '/zh/')] });
+  s.list(u('/zh/'), SM, { alternates: [alt('zh-Hant-TW', '/zh/'), alt('it', '/it/'), alt('en', '/gone-lang')] });
+  s.link(u('/gone-lang'));
+  s.result(u('/gone-lang'), { status: 404 });
+  for (const p of ['/en/', '/de/', '/fr/', '/es/', '/jp/', '/it/', '/zh/']) s.result(u(p), html);
+  return s;
+}
+
+test('hreflang: reciprocity, targets not 200 and invalid codes, from sitemap alternates', () => {
+  const s = hreflangScript();
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), ids(s, ['/en/', '/es/', '/zh/'].map(u)));
+  assert.deepEqual(e.urlsOf('HREFLANG_INVALID_CODE'), ids(s, ['/es/', '/jp/'].map(u)));
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), ids(s, [u('/zh/')]));
+
+  const listing = run(s.events, { pages: false });
+  assert.deepEqual(listing.urlsOf('HREFLANG_NOT_RECIPROCAL'), e.urlsOf('HREFLANG_NOT_RECIPROCAL'));
+  assert.deepEqual(listing.finding('HREFLANG_TARGET_NOT_200'), { ...e.finding('HREFLANG_TARGET_NOT_200'), count: 0, measured: false });
+});
+
+test('hreflang: a target admitted before it is named, and a return link arriving later, are both seen', () => {
+  const s = new Script();
+  s.link(u('/target')); // admitted long before any sitemap names it
+  s.result(u('/target'), { ...html, redirectTo: u('/t2') });
+  s.list(u('/a'), SM, { alternates: [alt('en', '/a'), alt('fr', '/target')] });
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), [s.idOf(u('/a'))]);
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), [s.idOf(u('/a'))]);
+  e.discovered(s.idOf(u('/target')), { source: 'sitemap', from: SM2 }, { loc: u('/target'), alternates: [alt('en', '/a')] });
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), []);
+  e.result(s.idOf(u('/target')), 'done', html);
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), []);
+});
+
+test('hreflang codes: ISO 639-1 language, optional script and ISO 3166-1 region, or x-default', () => {
+  assert.deepEqual(TABLE_SIZES, { languages: 184, regions: 249 });
+  for (const ok of ['en', 'EN-gb', 'de-AT', 'zh-Hant', 'zh-hans-cn', 'x-default', 'X-Default', 'pt-BR', ' fr ']) {
+    assert.equal(isValidHreflang(ok), true, ok);
+  }
+  for (const bad of ['en-UK', 'jp', 'eng', 'en_GB', 'iw', 'es-419', '', 'en-GB-x', 'zh-CN-Hant', 'x-default-us', 'en-']) {
+    assert.equal(isValidHreflang(bad), false, bad);
+  }
+});
+
+// ---------------------------------------------------------------- sitemap nodes
+
+const ROBOTS = `${O}/robots.txt`;
+
+function treeScript(): Script {
+  const s = new Script();
+  const under = (url: string, extra: Partial<SitemapNode> = {}) => s.node({ url, parentId: ROBOTS, ...extra });
+  s.node({ url: ROBOTS, type: 'robots', childCount: 10, urlCount: 0 });
+  under(`${O}/pending.xml`, { state: 'pending', httpStatus: undefined, type: 'unknown', urlCount: 0 });
+  under(`${O}/missing.xml`, { state: 'error', httpStatus: 404, type: 'unknown', urlCount: 0, problems: [{ code: 'HTTP_404', message: '' }] });
+  under(`${O}/unreachable.xml`, { state: 'error', httpStatus: undefined, type: 'unknown', urlCount: 0, problems: [{ code: 'CONNECTION_REFUSED', message: '' }] });
+  under(`${O}/page.xml`, { state: 'error', type: 'unknown', urlCount: 0, problems: [{ code: 'NOT_A_SITEMAP', message: '' }] });
+  under(`${O}/broken.xml`, { state: 'error', type: 'urlset', urlCount: 3, problems: [{ code: 'MALFORMED_XML', message: '' }] });
+  under(`${O}/empty.xml`, { urlCount: 0 });
+  under(`${O}/blank.txt`, { type: 'text', urlCount: 0, problems: [{ code: 'EMPTY_SITEMAP', message: '' }] });
+  under(`${O}/many.xml`, { urlCount: 50_001, problems: [{ code: 'TOO_MANY_URLS', message: '' }] });
+  under(`${O}/huge.xml.gz`, { gzip: true, uncompressedBytes: 60_000_000, problems: [{ code: 'SITEMAP_TOO_LARGE', message: '' }] });
+  under(`${O}/index.xml`, { type: 'sitemapindex', urlCount: 0, childCount: 2 });
+  s.node({ url: `${O}/child.xml`, parentId: `${O}/index.xml` });
+  s.node({ url: `${O}/nested.xml`, parentId: `${O}/index.xml`, type: 'sitemapindex', urlCount: 0, childCount: 1 });
+  s.node({ url: `${O}/grandchild.xml`, parentId: `${O}/nested.xml` });
+  s.node({ url: `${O}/skipped.xml`, parentId: `${O}/index.xml`, state: 'skipped', httpStatus: undefined, type: 'unknown', problems: [{ code: 'ROBOTS_DISALLOWED', message: '' }] });
+  s.node({ url: `${O}/linked-sitemap.xml`, parentId: null }); // found through a page link
+  return s;
+}
+
+test('sitemap findings from the tree: status, readability, emptiness, size, nesting, robots.txt', () => {
+  const e = run(treeScript().events);
+  const expect: Record<string, string[]> = {
+    SITEMAP_NOT_200: ['/missing.xml', '/unreachable.xml'],
+    NOT_A_SITEMAP: ['/page.xml', '/broken.xml'],
+    SITEMAP_EMPTY: ['/empty.xml', '/blank.txt'],
+    SITEMAP_TOO_MANY_URLS: ['/many.xml'],
+    SITEMAP_TOO_LARGE: ['/huge.xml.gz'],
+    NESTED_INDEX: ['/nested.xml'],
+    SITEMAP_NOT_IN_ROBOTS: ['/linked-sitemap.xml'],
+  };
+  for (const [code, paths] of Object.entries(expect)) {
+    assert.deepEqual([...(e.urlsOf(code) as string[])].sort(), paths.map(u).sort(), code);
+    assert.equal(e.finding(code).count, paths.length, code);
+    assert.equal(e.finding(code).subject, 'sitemap');
+  }
+  assert.deepEqual(e.sitemapBadges(`${O}/nested.xml`), [{ code: 'NESTED_INDEX', count: 1 }]);
+});
+
+test('SITEMAP_NOT_IN_ROBOTS: default-location sitemaps are not announced; unmeasured without robots.txt', () => {
+  const s = new Script();
+  s.node({ url: `${O}/sitemap.xml`, parentId: ROBOTS }); // a child before its parent: judged again later
+  s.node({ url: ROBOTS, type: 'robots', childCount: 0, urlCount: 0 });
+  s.node({ url: `${O}/sitemap_index.xml`, parentId: ROBOTS, type: 'sitemapindex', childCount: 1, urlCount: 0 });
+  s.node({ url: `${O}/child.xml`, parentId: `${O}/sitemap_index.xml` });
+  const e = run(s.events);
+  assert.deepEqual([...(e.urlsOf('SITEMAP_NOT_IN_ROBOTS') as string[])].sort(), [`${O}/child.xml`, `${O}/sitemap.xml`, `${O}/sitemap_index.xml`]);
+
+  // robots.txt later found to list sitemaps (a resumed crawl's node, say): all announced.
+  e.node(makeNode({ url: ROBOTS, type: 'robots', childCount: 2, urlCount: 0 }));
+  assert.equal(e.finding('SITEMAP_NOT_IN_ROBOTS').count, 0);
+
+  const explicit = run([{ kind: 'node', node: makeNode({ url: `${O}/given.xml` }) }]);
+  assert.deepEqual(explicit.finding('SITEMAP_NOT_IN_ROBOTS'), { ...explicit.finding('SITEMAP_NOT_IN_ROBOTS'), count: 0, measured: false });
+});
+
+test('a node changing state is judged by its latest version only', () => {
+  const e = run([]);
+  const url = `${O}/late.xml`;
+  e.node(makeNode({ url, state: 'fetching', httpStatus: undefined, type: 'unknown', urlCount: 0 }));
+  assert.equal(e.finding('SITEMAP_NOT_200').count, 0);
+  assert.equal(e.finding('SITEMAP_EMPTY').count, 0);
+  e.node(makeNode({ url, state: 'done', urlCount: 0 }));
+  assert.equal(e.finding('SITEMAP_EMPTY').count, 1);
+  e.node(makeNode({ url, state: 'done', urlCount: 12 }));
+  assert.equal(e.finding('SITEMAP_EMPTY').count, 0);
+});
+
+// ---------------------------------------------------------------- runs, order, replay
+
+test('a listing run measures only what needs no page fetch; the rest reads "not measured", count 0', () => {
+  const e = run(hreflangScript().events, { pages: false });
+  const unmeasured = e.findings().filter((f) => !f.measured).map((f) => f.code).sort();
+  const needPages = FINDING_DEFINITIONS.filter((d) => d.needs === 'pages' || d.needs === 'links' || d.needs === 'robots').map((d) => d.code).sort();
+  assert.deepEqual(unmeasured, needPages);
+  for (const f of e.findings()) if (!f.measured) assert.equal(f.count, 0, f.code);
+  assert.equal(e.findings().length, 26);
+});
+
+/** A crawl's worth of events touching every URL finding. */
+function mixedScript(): Script {
+  const s = hreflangScript();
+  s.start(u('/'));
+  s.list(u('/'));
+  s.result(u('/'), html);
+  s.list(u('/gone'), SM, { lastmod: '2024-99-01' });
+  s.list(u('/gone'), SM2);
+  s.result(u('/gone'), { status: 404 });
+  s.link(u('/unlisted'));
+  s.result(u('/unlisted'), html);
+  s.list(u('/unlisted'), SM2); // listed after its result
+  s.link(u('/unlisted-2'));
+  s.result(u('/unlisted-2'), html);
+  s.list('http://shop.test/variant', SM, { lastmod: '2999-12-31' });
+  s.list(u('/dup'), SM);
+  s.link(u('/dup'));
+  s.list(u('/dup'), SM);
+  s.result(u('/dup'), { ...html, canonical: u('/') });
+  s.list(u('/nx'), SM3);
+  s.result(u('/nx'), { ...html, metaRobots: 'noindex' });
+  s.list(u('/blocked'), SM3);
+  s.result(u('/blocked'), { blockedByRobots: true }, 'blocked');
+  return s;
+}
+
+/** Shuffles events while keeping each URL's admission first (a discovery cannot precede it). */
+function shuffled(events: readonly Event[], seed: number): Event[] {
+  let x = seed;
+  const rnd = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const admits = events.filter((e) => e.kind === 'admit');
+  const rest = events.filter((e) => e.kind !== 'admit');
+  for (let i = rest.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [rest[i], rest[j]] = [rest[j]!, rest[i]!];
+  }
+  return [...admits, ...rest];
+}
+
+function snapshot(e: AuditEngine): unknown {
+  return e.findings().map((f) => ({ ...f, urls: f.measured ? [...e.urlsOf(f.code)].map(String).sort() : [] }));
+}
+
+test('order independence: results before or after duplicate discoveries, nodes before or after entries', () => {
+  const s = mixedScript();
+  const reference = snapshot(run(s.events));
+  assert.deepEqual(counts(run(s.events)), {
+    SITEMAP_URL_4XX: 1,
+    SITEMAP_URL_NOINDEX: 1,
+    SITEMAP_URL_BLOCKED: 1,
+    SITEMAP_URL_CANONICALISED: 1,
+    INDEXABLE_NOT_IN_SITEMAP: 1,
+    SITEMAP_HOST_VARIANT: 1,
+    SITEMAP_URL_OUT_OF_SCOPE: 1,
+    SITEMAP_INVALID_LASTMOD: 1,
+    HREFLANG_NOT_RECIPROCAL: 3,
+    HREFLANG_TARGET_NOT_200: 1,
+    HREFLANG_INVALID_CODE: 2,
+    SITEMAP_ORPHAN: 11,
+    URL_IN_MULTIPLE_SITEMAPS: 1,
+    DUPLICATE_IN_SITEMAP: 1,
+    SITEMAP_FUTURE_LASTMOD: 1,
+  });
+  for (let seed = 1; seed <= 25; seed++) assert.deepEqual(snapshot(run(shuffled(s.events, seed))), reference, `seed ${seed}`);
+});
+
+test('replay equivalence: journals replayed by kind after a pause, then live events, end where one run ends', () => {
+  const s = mixedScript();
+  s.node({ url: SM, urlCount: 14 });
+  s.node({ url: SM2, urlCount: 2 });
+  const whole = snapshot(run(s.events));
+  for (const cut of [0, 7, Math.floor(s.events.length / 2), s.events.length - 1, s.events.length]) {
+    const journal = s.events.slice(0, cut);
+    // The service replays its journals one after another: requests and discoveries, results, then nodes.
+    const replay = [
+      ...journal.filter((e) => e.kind === 'admit' || e.kind === 'dup'),
+      ...journal.filter((e) => e.kind === 'result'),
+      ...journal.filter((e) => e.kind === 'node'),
+    ];
+    const resumed = feed(run(replay), s.events.slice(cut));
+    assert.deepEqual(snapshot(resumed), whole, `cut at ${cut}`);
+  }
+});
+
+// ---------------------------------------------------------------- API edges and memory
+
+test('unknown codes and ids fail loudly or answer empty', () => {
+  const e = run(mixedScript().events);
+  assert.throws(() => e.urlsOf('NOPE'), { code: 'UNKNOWN_FINDING' });
+  assert.throws(() => e.finding('NOPE'), { code: 'UNKNOWN_FINDING' });
+  assert.throws(() => e.has('NOPE', 0), { code: 'UNKNOWN_FINDING' });
+  assert.equal(e.has('SITEMAP_NOT_200', 0), false);
+  assert.equal(e.has('SITEMAP_URL_4XX', 1e9), false);
+  assert.deepEqual(e.codesOf(-1), []);
+  assert.deepEqual(e.sitemapBadges('https://nowhere.test/s.xml'), []);
+  assert.throws(() => e.result(-1, 'done', html), { code: 'INVALID_URL_ID' });
+  assert.throws(() => new AuditEngine({ crawlUrl: 'not a url', pagesCrawled: true }), { code: 'INVALID_URL' });
+});
+
+test('every finding is defined once, with a one-line explanation', () => {
+  const codes = FINDING_DEFINITIONS.map((d) => d.code);
+  assert.equal(new Set(codes).size, codes.length);
+  for (const d of FINDING_DEFINITIONS) {
+    assert.match(d.code, /^[A-Z0-9_]+$/);
+    assert.ok(d.explanation.length > 20 && !d.explanation.includes('\n'), d.code);
+  }
+});
+
+test('per-URL state stays compact: typed columns under 48 bytes per URL (growth slack included) at 200,000 URLs', () => {
+  const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: true, now: () => NOW });
+  const n = 200_000;
+  for (let id = 0; id < n; id++) {
+    e.admitted(id, `${O}/p/${id}`, id % 2 ? 'link' : 'sitemap', id % 2 ? undefined : { loc: `${O}/p/${id}` }, id % 2 ? `${O}/` : SM);
+    e.result(id, 'done', id % 10 === 0 ? { status: 404 } : html);
+  }
+  assert.ok(e.allocatedBytes() / n < 48, `${(e.allocatedBytes() / n).toFixed(1)} bytes per URL`);
+  assert.equal(e.finding('SITEMAP_URL_4XX').count, n / 10);
+  assert.equal(e.finding('INDEXABLE_NOT_IN_SITEMAP').count, n / 2);
+  assert.notEqual(hashKey(`${O}/p/1`), hashKey(`${O}/p/2`));
+});
