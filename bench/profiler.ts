@@ -1,0 +1,37 @@
+/**
+ * CPU profiles and heap snapshots of one benchmark phase (`--profile DIR`), through the inspector,
+ * so a profile holds only the phase it names. Read them with bench/profile-top.mjs or Chrome DevTools.
+ */
+import { Session } from 'node:inspector';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
+
+function post<T>(session: Session, method: string, params?: object): Promise<T> {
+  return new Promise((resolve, reject) => {
+    session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res as T)));
+  });
+}
+
+/** Starts a CPU profile when `dir` is set; the returned function writes `<dir>/<name>.cpuprofile`. */
+export async function startProfile(dir: string | null, name: string): Promise<() => Promise<void>> {
+  if (!dir) return async () => {};
+  fs.mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  await post(session, 'Profiler.enable');
+  await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
+  await post(session, 'Profiler.start');
+  return async () => {
+    const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/** Writes `<dir>/<name>.heapsnapshot` when `dir` is set. */
+export function heapSnapshot(dir: string | null, name: string): void {
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  writeHeapSnapshot(path.join(dir, `${name}.heapsnapshot`));
+}

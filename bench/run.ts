@@ -1,0 +1,363 @@
+/**
+ * The benchmark: `npm run bench [-- --urls N]` (see bench/launch.mjs, which compiles this file and runs
+ * it as plain JavaScript). One run measures, against a generated local site served by a child process:
+ *   1. sitemap ingest through the CrawlService (pages not fetched) into the journalled, deduplicated
+ *      frontier, until N URLs are in: URLs/s, RSS sampled as it goes, p99 event-loop delay; then pause;
+ *   2. journal bytes on disk per URL;
+ *   3. a bare tokenizer pass over the same inflated sitemap bytes (the ingest's share of it);
+ *   4. reopening the paused crawl in a new process until its first request reaches the site, then
+ *      letting it finish and exporting every row as CSV;
+ *   5. a page crawl of the linked HTML pages at the given concurrency.
+ * Prints a table and, last, one JSON line.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { CrawlSettings } from '../shared/model.js';
+import { createCrawlService, type LocalCrawlService } from '../electron/service/index.js';
+import { parseBenchArgs, type BenchArgs } from './args.js';
+import { FIGURE_KEYS, passes, table, type FigureKey } from './report.js';
+import type { ReopenConfig, ReopenMessage } from './reopen.js';
+import type { SiteCounts, SiteHit, SiteReady, SiteServerConfig } from './site-server.js';
+import { tokenizerPass } from './tokenizer-pass.js';
+import { heapSnapshot, startProfile } from './profiler.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The compiled siblings (launch.mjs bundles them next to this file). */
+const ext = path.extname(fileURLToPath(import.meta.url));
+const SITE_SERVER = path.join(here, 'site-server' + ext);
+const REOPEN = path.join(here, 'reopen' + ext);
+
+const MB = 1e6;
+const SAMPLE_MS = 10;
+
+interface RssSample {
+  at: number;
+  urls: number;
+  rss: number;
+}
+
+function log(args: BenchArgs, msg: string): void {
+  if (!args.jsonOnly) process.stderr.write(msg + '\n');
+}
+
+/** Forks the site server and waits for it to listen. */
+async function startSite(args: BenchArgs): Promise<{ child: ChildProcess; ready: SiteReady; hits: SiteHit[] }> {
+  // No inherited flags: the site's process is not measured (and must not write a CPU profile of its own).
+  const child = fork(SITE_SERVER, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const hits: SiteHit[] = [];
+  const ready = await new Promise<SiteReady>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`The site server exited early (code ${code}).`)));
+    child.on('message', (m: { type?: string }) => {
+      if (m.type === 'ready') resolve(m as SiteReady);
+      else if (m.type === 'hit') hits.push(m as SiteHit);
+    });
+    const cfg: SiteServerConfig = { host: args.host, urls: args.urls, pages: args.pages, tail: args.tail };
+    child.send(cfg);
+  });
+  child.removeAllListeners('exit');
+  return { child, ready, hits };
+}
+
+function askCounts(child: ChildProcess): Promise<SiteCounts> {
+  return new Promise((resolve) => {
+    const on = (m: { type?: string }) => {
+      if (m.type !== 'counts') return;
+      child.off('message', on);
+      resolve(m as SiteCounts);
+    };
+    child.on('message', on);
+    child.send({ type: 'counts' });
+  });
+}
+
+/** Settings shared by both crawls: local site, generous timeouts (a loaded 2-core machine). */
+function baseSettings(startUrl: string, over: Partial<CrawlSettings>): Partial<CrawlSettings> & { startUrl: string } {
+  return { startUrl, timeoutMs: 60_000, connectTimeoutMs: 10_000, retries: 1, delayMs: 0, userAgent: 'SpinneretBench/1.0', ...over };
+}
+
+function waitFor(service: LocalCrawlService, id: string): Promise<string> {
+  return new Promise((resolve) => {
+    const offs = [
+      service.on('finished', (s) => s.id === id && done('finished')),
+      service.on('failed', (s) => s.id === id && done(`failed: ${s.error?.code} ${s.error?.message}`)),
+    ];
+    function done(status: string): void {
+      offs.forEach((off) => off());
+      resolve(status);
+    }
+  });
+}
+
+/** Bytes of every file under `dir`. */
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) n += dirBytes(p);
+    else if (e.isFile()) n += fs.statSync(p).size;
+  }
+  return n;
+}
+
+/** Folder of the crawl: the one under stateDir holding a journal. */
+function crawlDir(stateDir: string): string {
+  const stack = [stateDir];
+  while (stack.length) {
+    const d = stack.pop()!;
+    const entries = fs.readdirSync(d, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name.startsWith('journal'))) return d;
+    for (const e of entries) if (e.isDirectory()) stack.push(path.join(d, e.name));
+  }
+  throw new Error(`No journal under ${stateDir}`);
+}
+
+interface IngestResult {
+  urls: number;
+  ms: number;
+  samples: RssSample[];
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+  pauseMs: number;
+  crawlId: string;
+  journalBytes: number;
+  status: string;
+}
+
+/** Phase 1: ingest through the service until N URLs are in, then pause. */
+async function ingest(args: BenchArgs, stateDir: string, origin: string): Promise<IngestResult> {
+  const service = createCrawlService({ stateDir });
+  const crawl = service.create({
+    name: 'bench ingest',
+    settings: baseSettings(origin + '/', { fetchPages: false, followLinks: false, concurrency: 8, perHostConcurrency: 4 }),
+  });
+  const id = crawl.id;
+  const samples: RssSample[] = [];
+  const eld = monitorEventLoopDelay({ resolution: 10 });
+  let failed: string | null = null;
+  void waitFor(service, id).then((s) => {
+    if (s !== 'finished' || samples.length === 0 || samples[samples.length - 1]!.urls < args.urls) failed = s;
+  });
+
+  (globalThis as { gc?: () => void }).gc?.();
+  const stopProfile = await startProfile(args.profile, 'ingest');
+  const t0 = performance.now();
+  eld.enable();
+  await service.start(id);
+  const reached = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const urls = service.get(id).counters.discovered;
+      const now = performance.now();
+      samples.push({ at: now - t0, urls, rss: process.memoryUsage.rss() });
+      if (urls >= args.urls) {
+        clearInterval(timer);
+        resolve(now);
+      } else if (failed) {
+        clearInterval(timer);
+        reject(new Error(`The ingest crawl ended before ${args.urls} URLs (${urls}): ${failed}`));
+      }
+    }, SAMPLE_MS);
+  });
+  eld.disable();
+  await stopProfile();
+  heapSnapshot(args.profile, 'ingest-at-n');
+  const tp = performance.now();
+  const paused = await service.pause(id);
+  const pauseMs = performance.now() - tp;
+  if (paused.status !== 'paused') throw new Error(`The ingest crawl is ${paused.status} after pausing; expected paused (was the tail too short?).`);
+  await service.close();
+  const journalBytes = dirBytes(crawlDir(stateDir));
+  return {
+    urls: paused.counters.discovered,
+    ms: reached - t0,
+    samples,
+    eventLoopP99Ms: eld.percentile(99) / 1e6,
+    eventLoopMaxMs: eld.max / 1e6,
+    pauseMs,
+    crawlId: id,
+    journalBytes,
+    status: paused.status,
+  };
+}
+
+interface ReopenResult {
+  reopenMs: number;
+  firstRequest: string;
+  resumeCallMs: number;
+  resumedRssMB: number;
+  finishStatus: string;
+  finishedUrls: number;
+  csvRows: number;
+  csvBytes: number;
+  csvMs: number;
+  childRssMB: number;
+}
+
+/** Phase 4: a new process reopens the paused crawl; the site tells when its first request arrives. */
+async function reopen(args: BenchArgs, stateDir: string, crawlId: string, hits: SiteHit[]): Promise<ReopenResult> {
+  const child = fork(REOPEN, [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const got: Partial<Record<ReopenMessage['type'], ReopenMessage>> = {};
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (m: ReopenMessage) => {
+      got[m.type] = m;
+      if (m.type === 'error') reject(new Error(`Reopening failed: ${m.message}`));
+    });
+    child.once('exit', (code) => (got.done ? resolve() : reject(new Error(`The reopen process exited (code ${code}) before it was done.`))));
+    child.send({ stateDir, crawlId, profile: args.profile } satisfies ReopenConfig);
+  });
+  const opening = got.opening as Extract<ReopenMessage, { type: 'opening' }>;
+  const resumed = got.resumed as Extract<ReopenMessage, { type: 'resumed' }>;
+  const finished = got.finished as Extract<ReopenMessage, { type: 'finished' }>;
+  const csv = got.csv as Extract<ReopenMessage, { type: 'csv' }>;
+  const done = got.done as Extract<ReopenMessage, { type: 'done' }>;
+  const first = hits.find((h) => h.at >= opening.at);
+  if (!first) throw new Error('The resumed crawl sent no request to the site.');
+  return {
+    reopenMs: first.at - opening.at,
+    firstRequest: first.path,
+    resumeCallMs: resumed.at - opening.at,
+    resumedRssMB: resumed.rssMB,
+    finishStatus: finished.status,
+    finishedUrls: finished.discovered,
+    csvRows: csv.rows,
+    csvBytes: csv.bytes,
+    csvMs: csv.ms,
+    childRssMB: done.rssMB,
+  };
+}
+
+interface PageCrawlResult {
+  fetched: number;
+  ms: number;
+  status: string;
+}
+
+/** Phase 5: crawl the linked pages from `/` (their site announces no sitemap). */
+async function pageCrawl(args: BenchArgs, stateDir: string, origin: string): Promise<PageCrawlResult> {
+  const service = createCrawlService({ stateDir });
+  const crawl = service.create({
+    name: 'bench pages',
+    settings: baseSettings(origin + '/', { fetchPages: true, followLinks: true, concurrency: args.concurrency, perHostConcurrency: args.concurrency }),
+  });
+  const finished = waitFor(service, crawl.id);
+  const stopProfile = await startProfile(args.profile, 'page-crawl');
+  const t0 = performance.now();
+  await service.start(crawl.id);
+  const status = await finished;
+  const ms = performance.now() - t0;
+  await stopProfile();
+  const fetched = service.get(crawl.id).counters.fetched;
+  await service.close();
+  return { fetched, ms, status };
+}
+
+/** RSS at the first sample with at least `urls` URLs in. */
+function rssAt(samples: RssSample[], urls: number): number {
+  return (samples.find((s) => s.urls >= urls) ?? samples[samples.length - 1]!).rss;
+}
+
+async function main(): Promise<void> {
+  const args = parseBenchArgs(process.argv.slice(2));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spinneret-bench-'));
+  const ingestDir = path.join(tmp, 'ingest');
+  const pagesDir = path.join(tmp, 'pages');
+  log(args, `Spinneret benchmark: ${args.urls.toLocaleString('en-US')} URLs, ${args.pages.toLocaleString('en-US')} pages, Node ${process.version}, ${os.cpus().length} CPUs; state in ${tmp}`);
+
+  const site = await startSite(args);
+  const { ready } = site;
+  const inflated = ready.sitemaps.reduce((n, s) => n + s.bytes, 0);
+  const gz = ready.sitemaps.reduce((n, s) => n + s.gzBytes, 0);
+  log(args, `site: ${ready.sitemaps.length} urlsets + tail (${(inflated / MB).toFixed(0)} MB inflated, ${(gz / MB).toFixed(1)} MB gzipped), built in ${(ready.buildMs / 1000).toFixed(1)} s at ${ready.sitemapOrigin}`);
+
+  try {
+    log(args, 'ingest …');
+    const ing = await ingest(args, ingestDir, ready.sitemapOrigin);
+    log(args, `ingest: ${ing.urls.toLocaleString('en-US')} URLs in ${(ing.ms / 1000).toFixed(2)} s, paused in ${ing.pauseMs.toFixed(0)} ms`);
+
+    log(args, 'bare tokenizer pass …');
+    const tok = await tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path));
+    log(args, `tokenizer: ${(tok.bytes / MB).toFixed(0)} MB in ${(tok.ms / 1000).toFixed(2)} s`);
+
+    log(args, 'reopen …');
+    const re = await reopen(args, ingestDir, ing.crawlId, site.hits);
+    log(args, `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`);
+
+    log(args, 'page crawl …');
+    site.child.send({ type: 'reset-counts' });
+    const pages = await pageCrawl(args, pagesDir, ready.pageOrigin);
+    const counts = await askCounts(site.child);
+    log(args, `pages: ${pages.fetched.toLocaleString('en-US')} fetched (${counts.pageHits} served) in ${(pages.ms / 1000).toFixed(2)} s, ${pages.status}`);
+
+    const lo = Math.round(args.urls / 10);
+    const peak = Math.max(...ing.samples.map((s) => s.rss));
+    const figures: Record<FigureKey, number> = {
+      ingestUrlsPerSec: args.urls / (ing.ms / 1000),
+      ingestShareOfTokenizer: tok.ms / ing.ms,
+      peakRssMB: peak / MB,
+      rssGrowthMB: (rssAt(ing.samples, args.urls) - rssAt(ing.samples, lo)) / MB,
+      journalBytesPerUrl: ing.journalBytes / ing.urls,
+      reopenMs: re.reopenMs,
+      eventLoopP99Ms: ing.eventLoopP99Ms,
+      pageCrawlPagesPerSec: pages.fetched / (pages.ms / 1000),
+      csvRowsPerSec: re.csvRows / (re.csvMs / 1000),
+    };
+    if (!args.jsonOnly) {
+      console.log('');
+      console.log(`Spinneret benchmark at ${args.urls.toLocaleString('en-US')} URLs (targets are issue 6's, for 1M URLs)`);
+      console.log(table(figures));
+      console.log('');
+    }
+    const pass = Object.fromEntries(FIGURE_KEYS.map((k) => [k, passes(k, figures[k])]));
+    const round = (n: number) => Math.round(n * 100) / 100;
+    console.log(
+      JSON.stringify({
+        bench: 'spinneret',
+        urls: args.urls,
+        pages: args.pages,
+        node: process.version,
+        cpus: os.cpus().length,
+        figures: Object.fromEntries(FIGURE_KEYS.map((k) => [k, round(figures[k])])),
+        pass,
+        detail: {
+          sitemaps: ready.sitemaps.length,
+          entries: ready.sitemaps.reduce((n, s) => n + s.entries, 0),
+          duplicates: ready.duplicates,
+          tail: ready.tail.entries,
+          inflatedBytes: inflated,
+          gzipBytes: gz,
+          ingestMs: round(ing.ms),
+          urlsAtPause: ing.urls,
+          pauseMs: round(ing.pauseMs),
+          eventLoopMaxMs: round(ing.eventLoopMaxMs),
+          rssAtTenthMB: round(rssAt(ing.samples, lo) / MB),
+          rssAtNMB: round(rssAt(ing.samples, args.urls) / MB),
+          journalBytes: ing.journalBytes,
+          tokenizerMs: round(tok.ms),
+          tokenizerBytes: tok.bytes,
+          reopenFirstRequest: re.firstRequest,
+          resumeCallMs: re.resumeCallMs,
+          resumedRssMB: round(re.resumedRssMB),
+          finishedUrls: re.finishedUrls,
+          csvRows: re.csvRows,
+          csvBytes: re.csvBytes,
+          csvMs: round(re.csvMs),
+          pagesFetched: pages.fetched,
+          pagesServed: counts.pageHits,
+          pageCrawlMs: round(pages.ms),
+          pageCrawlStatus: pages.status,
+        },
+      }),
+    );
+  } finally {
+    site.child.send({ type: 'exit' });
+    if (!args.keep) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error((err as Error)?.stack ?? String(err));
+  process.exit(1);
+});
