@@ -1,0 +1,68 @@
+/**
+ * The benchmark runs end to end at a small size and reports every figure. Speed is not asserted
+ * (that is the benchmark's job); the figures must be present and sane, and the counts exact.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { FIGURE_KEYS } from '../bench/report.js';
+import { parseBenchArgs } from '../bench/args.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('npm run bench', () => {
+  it('runs end to end at 20,000 URLs and 500 pages and prints one JSON line with every figure', () => {
+    const res = spawnSync(process.execPath, ['bench/launch.mjs', '--urls', '20000', '--pages', '500', '--json-only'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
+    assert.equal(res.status, 0, `bench failed:\n${res.stderr}\n${res.stdout}`);
+    const lines = res.stdout.trim().split('\n');
+    assert.equal(lines.length, 1, `--json-only prints one line, got:\n${res.stdout}`);
+    const out = JSON.parse(lines[0]!) as {
+      urls: number;
+      pages: number;
+      figures: Record<string, number>;
+      pass: Record<string, boolean>;
+      detail: Record<string, number | string>;
+    };
+    assert.equal(out.urls, 20_000);
+    assert.equal(out.pages, 500);
+    for (const k of FIGURE_KEYS) {
+      assert.equal(typeof out.figures[k], 'number', `figure ${k} missing`);
+      assert.ok(Number.isFinite(out.figures[k]), `figure ${k} is ${out.figures[k]}`);
+      assert.equal(typeof out.pass[k], 'boolean', `pass/fail of ${k} missing`);
+    }
+    const f = out.figures;
+    const d = out.detail;
+    assert.ok(f.ingestUrlsPerSec! > 0);
+    assert.ok(f.ingestShareOfTokenizer! > 0 && f.ingestShareOfTokenizer! < 5, `share ${f.ingestShareOfTokenizer}`);
+    assert.ok(f.peakRssMB! > 20 && f.peakRssMB! < 4000, `peak RSS ${f.peakRssMB} MB`);
+    // Every URL is journalled with at least its own text (~50 characters here).
+    assert.ok(f.journalBytesPerUrl! > 40 && f.journalBytesPerUrl! < 5000, `journal ${f.journalBytesPerUrl} B/URL`);
+    assert.ok(f.reopenMs! >= 0 && f.reopenMs! < 120_000, `reopen ${f.reopenMs} ms`);
+    assert.ok(f.eventLoopP99Ms! >= 0);
+    assert.ok(f.pageCrawlPagesPerSec! > 0);
+    assert.ok(f.csvRowsPerSec! > 0);
+
+    // The counts are exact: every measured URL in, the pause inside the tail, every page fetched once.
+    assert.ok((d.urlsAtPause as number) >= 20_000 && (d.urlsAtPause as number) < 20_000 + (d.tail as number));
+    assert.equal(d.reopenFirstRequest, '/sitemaps/tail.xml.gz', 'the resumed crawl goes on with the sitemap it was reading');
+    assert.equal(d.finishedUrls, 20_000 + (d.tail as number));
+    assert.equal(d.csvRows, 20_000 + (d.tail as number));
+    assert.equal(d.pagesFetched, 500);
+    assert.equal(d.pagesServed, 500);
+    assert.equal(d.pageCrawlStatus, 'finished');
+  });
+
+  it('refuses bad options with the usage line', () => {
+    assert.throws(() => parseBenchArgs(['--urls', 'many']), /--urls must be a whole number.*Usage/);
+    assert.throws(() => parseBenchArgs(['--urls', '5000', '--pages', '6000']), /cannot exceed --urls/);
+    assert.throws(() => parseBenchArgs(['--fast']), /Unknown option "--fast"/);
+    const a = parseBenchArgs(['--urls=2_000_000']);
+    assert.equal(a.urls, 2_000_000);
+    assert.equal(a.tail, 50_000);
+  });
+});
