@@ -136,13 +136,21 @@ for (const [label, make] of transports) {
 
     it('runs a crawl: progress and crawlFinished events, then its URLs, tree and log', async () => {
       const progress: EventPayload<'progress'>[] = [];
-      const off = t.api.on('progress', (p) => progress.push(p));
-      const finished = await finishedCrawl('Events');
+      let sawFinalProgress!: () => void;
+      const finalProgress = new Promise<void>((r) => (sawFinalProgress = r));
+      const off = t.api.on('progress', (p) => {
+        progress.push(p);
+        if (p.status === 'finished') sawFinalProgress();
+      });
+      // The status change is pushed as a progress batch too (possibly just after crawlFinished).
+      const [finished] = await Promise.all([finishedCrawl('Events'), finalProgress]);
       off();
       assert.equal(finished.status, 'finished');
       const mine = progress.filter((p) => p.crawlId === finished.id);
       assert.ok(mine.length >= 1, 'at least one progress event');
+      assert.equal(mine.at(-1)!.status, 'finished');
       assert.ok(mine.at(-1)!.counters.discovered >= sut.expectedUrls, 'counters arrive with progress');
+      assert.ok(finished.counters.discovered >= sut.expectedUrls);
 
       const page = await t.api.queryUrls({ id: finished.id, query: { offset: 0, limit: 2, sort: { key: 'id', dir: 'asc' } } });
       assert.ok(page.total >= sut.expectedUrls);
