@@ -11,8 +11,11 @@
 import fs from 'node:fs';
 import { ServiceError } from './errors.js';
 
-/** Test seam: called before each write with its size; throw (e.g. an ENOSPC error) to simulate a fault. */
+/** Test seam: throw from these (e.g. an ENOSPC or EACCES error) to simulate a fault. */
 export interface JournalFaults {
+  /** Before the journal is opened for appending. */
+  beforeOpen?(path: string): void;
+  /** Before each write, with its size. */
   beforeWrite?(path: string, bytes: number): void;
 }
 
@@ -45,6 +48,7 @@ export class JournalWriter {
   static open(path: string, committedLength: number, faults?: JournalFaults): JournalWriter {
     let fd: number;
     try {
+      faults?.beforeOpen?.(path);
       fd = fs.openSync(path, 'a');
       const size = fs.fstatSync(fd).size;
       if (size > committedLength) fs.ftruncateSync(fd, committedLength);

@@ -1,0 +1,68 @@
+/** Shared helpers of the service tests: temporary state dirs, waiting for a crawl, reading it whole. */
+import { after } from 'node:test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { CrawlSummary, UrlRow } from '../../shared/model.js';
+import type { CrawlService } from '../../electron/service/types.js';
+
+const dirs: string[] = [];
+after(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory, removed when the test file ends. */
+export function tempDir(prefix = 'spinneret-svc-'): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+/** Resolves with the summary when crawl `id` finishes or fails. */
+export function settled(service: CrawlService, id: string): Promise<CrawlSummary> {
+  return new Promise((resolve) => {
+    const offs = [
+      service.on('finished', (s) => s.id === id && done(s)),
+      service.on('failed', (s) => s.id === id && done(s)),
+    ];
+    function done(s: CrawlSummary) {
+      offs.forEach((off) => off());
+      resolve(s);
+    }
+  });
+}
+
+/** Every row of a crawl, in id order. */
+export function allRows(service: CrawlService, id: string): UrlRow[] {
+  const rows: UrlRow[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = service.queryUrls(id, { offset, limit: 1000 });
+    rows.push(...page.rows);
+    if (offset + 1000 >= page.total) return rows;
+  }
+}
+
+/** The CSV export of a crawl as text. */
+export async function csvOf(service: CrawlService, id: string, filter?: Parameters<CrawlService['exportCsv']>[2]): Promise<string> {
+  const chunks: Buffer[] = [];
+  const out = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(chunk);
+      cb();
+    },
+  });
+  await service.exportCsv(id, out, filter);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Copies a state dir as it is on disk right now (what a kill at this instant would leave). */
+export function snapshotDir(from: string): string {
+  const to = tempDir('spinneret-snap-');
+  fs.cpSync(from, to, { recursive: true });
+  return to;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,180 @@
+/**
+ * The journal: record format round trips, batches (an unfinished last batch and a torn last line are
+ * dropped whole), write failures (cut back, kept for a retry), and reading records by offset.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { JournalWriter } from '../../electron/service/journal-writer.js';
+import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal-reader.js';
+import { ADMIT_TAIL, DUP_TAIL, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal-format.js';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'spinneret-journal-'));
+}
+
+async function replayAll(file: string) {
+  const recs: [unknown[], number][] = [];
+  const stats = await replayJournal(file, (r, o) => recs.push([r, o]));
+  return { recs, stats };
+}
+
+test('ADMIT and DUP records round-trip a sitemap entry, priority 0.0 included', () => {
+  const entry = {
+    loc: 'https://shop.example/p/1',
+    lastmod: '2024-01-15T10:00:00+00:00',
+    changefreq: 'weekly',
+    priority: 0,
+    alternates: [{ lang: 'de', href: 'https://shop.example/de/p/1' }],
+    images: [{ loc: 'https://shop.example/i/1.jpg', title: 'One' }],
+  };
+  const line = encodeAdmit(7, 'sitemap', true, 0, -2, entry.loc, entry.loc, entry, undefined, undefined);
+  const r = JSON.parse(line) as unknown[];
+  const rec = decodeAdmit(r);
+  assert.equal(rec.id, 7);
+  assert.equal(rec.source, 'sitemap');
+  assert.equal(rec.listed, true);
+  assert.deepEqual(rec.entry, entry);
+
+  const noPriority = { loc: 'https://shop.example/p/2', changefreq: 'daily' };
+  const r2 = JSON.parse(encodeAdmit(8, 'sitemap', false, 0, -2, noPriority.loc, noPriority.loc, noPriority, undefined, undefined)) as unknown[];
+  assert.deepEqual(decodeEntry(r2, ADMIT_TAIL, noPriority.loc), noPriority);
+  assert.equal(r2.length, 8, 'trailing absent fields are not written');
+
+  const dup = JSON.parse(encodeDup(3, 'sitemap', -4, { loc: 'x', lastmod: '2024-02-02' })) as unknown[];
+  assert.deepEqual(decodeEntry(dup, DUP_TAIL, 'x'), { loc: 'x', lastmod: '2024-02-02' });
+  assert.equal(encodeDup(3, 'link', 5, undefined), '[1,3,3,5]\n');
+});
+
+test('a uniqueKey that differs from the URL, a label and userData are kept', () => {
+  const r = JSON.parse(encodeAdmit(0, 'start', false, 0, -1, 'HTTP://A.example/', 'http://a.example/', undefined, 'page', { x: 1 })) as unknown[];
+  const rec = decodeAdmit(r);
+  assert.equal(rec.url, 'HTTP://A.example/');
+  assert.equal(rec.uniqueKey, 'http://a.example/');
+  assert.equal(rec.label, 'page');
+  assert.deepEqual(rec.userData, { x: 1 });
+  assert.equal(rec.entry, undefined);
+});
+
+test('a sitemap URL with lastmod, changefreq and priority costs well under 200 bytes', () => {
+  const url = 'https://www.example-shop.com/category/sub-category/product-name-12345.html';
+  const line = encodeAdmit(123456, 'sitemap', true, 0, -5, url, url, { loc: url, lastmod: '2024-01-15T10:00:00+00:00', changefreq: 'weekly', priority: 0.8 }, undefined, undefined);
+  assert.ok(Buffer.byteLength(line) < 140, `${Buffer.byteLength(line)} bytes: ${line}`);
+});
+
+test('batches: records of complete batches replay with their offsets; an unfinished last batch is dropped', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'journal.jsonl');
+  const w = JournalWriter.open(file, 0);
+  const o1 = w.append('[4,{"code":"A"}]\n');
+  const o2 = w.append('[4,{"code":"B"}]\n');
+  w.flush('[7]\n');
+  const o3 = w.append('[4,{"code":"C"}]\n');
+  w.flush('[6,{"seeded":true},0]\n');
+  w.close();
+  // A batch the kill interrupted: its lines are all there but its END is not.
+  fs.appendFileSync(file, '[4,{"code":"D"}]\n[4,{"code":"E"}]\n');
+  const { recs, stats } = await replayAll(file);
+  assert.deepEqual(
+    recs.map(([r]) => r[0] === 4 ? (r[1] as { code: string }).code : `cp`),
+    ['A', 'B', 'C', 'cp'],
+  );
+  assert.deepEqual(recs.slice(0, 3).map(([, o]) => o), [o1, o2, o3]);
+  assert.equal(stats.batches, 2);
+  assert.equal(stats.droppedBytes, Buffer.byteLength('[4,{"code":"D"}]\n[4,{"code":"E"}]\n'));
+
+  // Reopening for writing cuts the dropped batch off, so new batches follow the last complete one.
+  const w2 = JournalWriter.open(file, stats.committedLength);
+  w2.append('[4,{"code":"F"}]\n');
+  w2.flush('[7]\n');
+  w2.close();
+  const again = await replayAll(file);
+  assert.deepEqual(again.recs.filter(([r]) => r[0] === 4).map(([r]) => (r[1] as { code: string }).code), ['A', 'B', 'C', 'F']);
+  assert.equal(again.stats.droppedBytes, 0);
+});
+
+test('a torn last line (no newline) is dropped with its batch, at every byte it could be torn at', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'journal.jsonl');
+  const w = JournalWriter.open(file, 0);
+  w.append('[4,{"code":"A"}]\n');
+  w.flush('[7]\n');
+  const committed = w.durableLength;
+  w.append('[4,{"code":"B","message":"ü"}]\n');
+  w.flush('[7]\n');
+  w.close();
+  const full = fs.readFileSync(file);
+  for (let cut = committed; cut < full.length; cut++) {
+    fs.writeFileSync(file, full.subarray(0, cut));
+    const { recs, stats } = await replayAll(file);
+    assert.deepEqual(recs.map(([r]) => (r[1] as { code: string }).code), ['A'], `cut at ${cut}`);
+    assert.equal(stats.committedLength, committed);
+  }
+  fs.writeFileSync(file, full);
+  assert.equal((await replayAll(file)).recs.length, 2);
+});
+
+test('replayJournalSync sees exactly what replayJournal sees, across chunk boundaries and long lines', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'journal.jsonl');
+  const w = JournalWriter.open(file, 0);
+  const long = 'x'.repeat(5 * 1024 * 1024); // longer than a read chunk
+  for (let b = 0; b < 3; b++) {
+    for (let i = 0; i < 20000; i++) w.append(`[4,{"code":"C${b}_${i}"}]\n`);
+    w.append(`[4,{"code":"L${b}","message":"${long}"}]\n`);
+    w.flush('[7]\n');
+  }
+  w.close();
+  const a = await replayAll(file);
+  const b: [unknown[], number][] = [];
+  const sb = replayJournalSync(file, (r, o) => b.push([r, o]));
+  assert.equal(a.recs.length, 3 * 20001);
+  assert.equal(b.length, a.recs.length);
+  for (let i = 0; i < b.length; i += 997) assert.deepEqual(b[i], a.recs[i]);
+  assert.deepEqual(sb, a.stats);
+});
+
+test('a failed write is cut back and kept: nothing written is lost, the retry writes the same batch', async () => {
+  const dir = tmp();
+  const file = path.join(dir, 'journal.jsonl');
+  let fail = false;
+  const w = JournalWriter.open(file, 0, {
+    beforeWrite: () => {
+      if (fail) throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+    },
+  });
+  w.append('[4,{"code":"A"}]\n');
+  w.flush('[7]\n');
+  const size = w.durableLength;
+  fail = true;
+  const off = w.append('[4,{"code":"B"}]\n');
+  assert.throws(() => w.flush('[7]\n'), (e: { code: string; message: string }) => e.code === 'JOURNAL_WRITE_FAILED' && /disk is full/.test(e.message));
+  assert.equal(fs.statSync(file).size, size, 'the file still ends after the last complete batch');
+  assert.equal(w.pendingLines, 1);
+  assert.equal(w.pendingLineAt(off), '[4,{"code":"B"}]\n', 'pending lines can still be read');
+  fail = false;
+  w.flush('[7]\n');
+  w.close();
+  const { recs } = await replayAll(file);
+  assert.deepEqual(recs.map(([r, o]) => [(r[1] as { code: string }).code, o]), [['A', 0], ['B', off]]);
+});
+
+test('RecordReader reads records by offset, from the file and from lines not yet written', () => {
+  const dir = tmp();
+  const file = path.join(dir, 'journal.jsonl');
+  const w = JournalWriter.open(file, 0);
+  const offs: number[] = [];
+  for (let i = 0; i < 5000; i++) offs.push(w.append(`[4,{"code":"R${i}","message":"${'m'.repeat(i % 300)}"}]\n`));
+  w.flush('[7]\n');
+  const pending = w.append('[4,{"code":"P"}]\n');
+  const reader = new RecordReader(file, 4096);
+  reader.writer = w;
+  for (const i of [0, 1, 4999, 2500, 17, 4998, 3]) assert.equal((reader.read(offs[i]!)![1] as { code: string }).code, `R${i}`);
+  for (let i = 0; i < 5000; i++) assert.equal((reader.read(offs[i]!)![1] as { code: string }).code, `R${i}`);
+  assert.equal((reader.read(pending)![1] as { code: string }).code, 'P');
+  assert.equal(reader.read(w.size + 100), undefined);
+  reader.close();
+  w.close();
+});
