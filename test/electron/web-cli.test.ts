@@ -1,0 +1,66 @@
+/**
+ * `npm run serve` (electron/web.ts) as a process: bad arguments, a missing renderer build, and a
+ * full run: it prints the tokened URL, serves the page, and Ctrl-C stops it cleanly.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fakeRendererDir } from '../contract/transports.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const web = ['--import', 'tsx', 'electron/web.ts'];
+
+describe('npm run serve', () => {
+  it('refuses bad arguments with usage, exit 2', () => {
+    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--host', '0.0.0.0']]) {
+      const res = spawnSync(process.execPath, [...web, ...args], { cwd: root, encoding: 'utf8' });
+      assert.equal(res.status, 2, args.join(' '));
+      assert.match(res.stderr, /spinneret serve:/);
+      assert.doesNotMatch(res.stderr, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  it('says to build first when the renderer is missing, exit 1', async () => {
+    const state = await mkdtemp(join(tmpdir(), 'spinneret-serve-'));
+    try {
+      const res = spawnSync(process.execPath, [...web, '--renderer-dir', join(state, 'nothing'), '--state-dir', state], { cwd: root, encoding: 'utf8' });
+      assert.equal(res.status, 1);
+      assert.match(res.stderr, /npm run build/);
+    } finally {
+      await rm(state, { recursive: true, force: true });
+    }
+  });
+
+  it('prints the tokened URL, serves the page, and stops on Ctrl-C', { timeout: 30_000 }, async () => {
+    const state = await mkdtemp(join(tmpdir(), 'spinneret-serve-'));
+    const renderer = await fakeRendererDir();
+    const child = spawn(process.execPath, [...web, '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
+    try {
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+          if (m) resolve(m[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
+      });
+      assert.ok(out.includes(state), 'names the state dir');
+      assert.equal((await fetch(url)).status, 200);
+      assert.equal((await fetch(url.replace(/\?token=.*/, ''))).status, 401);
+      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+      child.kill('SIGINT');
+      assert.equal(await exited, 0);
+      assert.match(out, /Stopped/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(state, { recursive: true, force: true });
+      await rm(renderer, { recursive: true, force: true });
+    }
+  });
+});
