@@ -1,0 +1,173 @@
+/**
+ * The audit end to end: the real Crawler crawls the local audit site, its hooks feed AuditEngine live,
+ * and every finding's count and members must equal what the site's data says — for a full crawl and
+ * for a sitemap-listing run, where the findings that need page fetches are "not measured".
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
+import { Crawler } from '../../electron/engine/crawler.js';
+import { AuditEngine } from '../../electron/service/audit/engine.js';
+import { expectedAudit, startAuditSite, type AuditRun, type AuditSite } from '../fixtures/audit-site.js';
+
+function settings(startUrl: string, run: AuditRun): CrawlSettings {
+  return {
+    startUrl,
+    sitemapUrls: [],
+    fetchPages: run === 'full',
+    followLinks: true,
+    respectRobots: true,
+    scope: 'host',
+    include: [],
+    exclude: [],
+    maxDepth: null,
+    maxUrls: null,
+    concurrency: 6,
+    perHostConcurrency: 6,
+    delayMs: 0,
+    userAgent: 'SpinneretAuditTest/1.0',
+    timeoutMs: 2000, // well under the site's SLOW_MS, well over what a local page needs on a busy machine
+    connectTimeoutMs: 2000,
+    retries: 0,
+    maxBodyBytes: 4 * 1024 * 1024,
+  };
+}
+
+type Recorded =
+  | { kind: 'admit'; id: number; url: string; source: RequestSource; entry?: SitemapUrlEntry; from?: string }
+  | { kind: 'dup'; id: number; d: { source: RequestSource; from?: string }; entry?: SitemapUrlEntry }
+  | { kind: 'result'; id: number; state: 'done' | 'error' | 'blocked'; r: UrlResult }
+  | { kind: 'node'; node: SitemapNode };
+
+interface AuditedCrawl {
+  engine: AuditEngine;
+  outcome: string;
+  /** URL by id, as admitted. */
+  urls: string[];
+  events: Recorded[];
+}
+
+async function auditCrawl(site: AuditSite, run: AuditRun): Promise<AuditedCrawl> {
+  const engine = new AuditEngine({ crawlUrl: site.url('/'), pagesCrawled: run === 'full' });
+  const urls: string[] = [];
+  const events: Recorded[] = [];
+  const crawler = new Crawler({
+    settings: settings(site.url('/'), run),
+    keepSitemap: (url) => url.startsWith(site.origin),
+    hooks: {
+      onAdmitted(req) {
+        urls[req.id] = req.url;
+        engine.admitted(req.id, req.url, req.source, req.sitemapEntry, req.discoveredFrom, req.uniqueKey);
+        events.push({ kind: 'admit', id: req.id, url: req.url, source: req.source, entry: req.sitemapEntry, from: req.discoveredFrom });
+      },
+      onDuplicate(id, d, init) {
+        engine.discovered(id, d, init.sitemapEntry);
+        events.push({ kind: 'dup', id, d, entry: init.sitemapEntry });
+      },
+      onResult(req, state, r) {
+        engine.result(req.id, state, r);
+        events.push({ kind: 'result', id: req.id, state, r });
+      },
+      onNode(node) {
+        engine.node(node);
+        events.push({ kind: 'node', node });
+      },
+    },
+  });
+  const outcome = await crawler.run();
+  return { engine, outcome, urls, events };
+}
+
+/** Each finding as { measured, count, urls } with URLs sorted, from the engine. */
+function found(c: AuditedCrawl): Record<string, { measured: boolean; count: number; urls: string[] }> {
+  const out: Record<string, { measured: boolean; count: number; urls: string[] }> = {};
+  for (const f of c.engine.findings()) {
+    const members = c.engine.urlsOf(f.code);
+    const urls = f.subject === 'url' ? (members as number[]).map((id) => c.urls[id]!) : (members as string[]);
+    out[f.code] = { measured: f.measured, count: f.count, urls: f.measured ? [...urls].sort() : [] };
+  }
+  return out;
+}
+
+function assertMatches(c: AuditedCrawl, site: AuditSite, run: AuditRun): void {
+  const expected = expectedAudit(site.origin, run);
+  const actual = found(c);
+  assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), 'the same finding codes');
+  for (const [code, ex] of Object.entries(expected)) {
+    const got = actual[code]!;
+    assert.equal(got.measured, ex.measured, `${code}: measured`);
+    assert.deepEqual(got.urls, ex.urls, `${code}: members`);
+    assert.equal(got.count, ex.urls.length, `${code}: count`);
+  }
+}
+
+function replay(c: AuditedCrawl, run: AuditRun, origin: string): AuditEngine {
+  const engine = new AuditEngine({ crawlUrl: origin + '/', pagesCrawled: run === 'full' });
+  for (const e of c.events) {
+    if (e.kind === 'admit') engine.admitted(e.id, e.url, e.source, e.entry, e.from);
+    else if (e.kind === 'dup') engine.discovered(e.id, e.d, e.entry);
+    else if (e.kind === 'result') engine.result(e.id, e.state, e.r);
+    else engine.node(e.node);
+  }
+  return engine;
+}
+
+describe('audit of a crawl of the audit site', () => {
+  let site: AuditSite;
+  before(async () => {
+    site = await startAuditSite();
+  });
+  after(async () => {
+    await site.close();
+  });
+
+  it('full crawl: every finding, measured, with exactly the URLs and sitemaps the site data says', async () => {
+    const c = await auditCrawl(site, 'full');
+    assert.equal(c.outcome, 'finished');
+    assertMatches(c, site, 'full');
+    for (const f of c.engine.findings()) assert.ok(f.measured && f.count > 0, `${f.code} is triggered at least once`);
+
+    const moved = c.urls.indexOf(site.url('/moved.html'));
+    assert.equal(c.engine.redirectTarget(moved), site.url('/ok-1.html'));
+    assert.deepEqual(c.engine.sitemapBadges(site.url('/sitemap-main.xml')), [
+      { code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 },
+      { code: 'SITEMAP_HOST_VARIANT', count: 1 },
+      { code: 'SITEMAP_INVALID_LASTMOD', count: 1 },
+      { code: 'DUPLICATE_IN_SITEMAP', count: 1 },
+      { code: 'SITEMAP_FUTURE_LASTMOD', count: 1 },
+    ]);
+    assert.deepEqual(c.engine.sitemapBadges(site.url('/sitemap-many.txt.gz')), [
+      { code: 'SITEMAP_TOO_MANY_URLS', count: 1 },
+      { code: 'DUPLICATE_IN_SITEMAP', count: 50_000 },
+    ]);
+
+    // The events replayed into a new engine (as after a resume) give the same audit.
+    const again = replay(c, 'full', site.origin);
+    assert.deepEqual(found({ ...c, engine: again }), found(c));
+  });
+
+  it('sitemap-listing run: sitemap findings exact, page-dependent ones "not measured" with count 0', async () => {
+    const c = await auditCrawl(site, 'listing');
+    assert.equal(c.outcome, 'finished');
+    assertMatches(c, site, 'listing');
+    const unmeasured = c.engine.findings().filter((f) => !f.measured);
+    assert.deepEqual(
+      unmeasured.map((f) => f.code).sort(),
+      [
+        'HREFLANG_TARGET_NOT_200',
+        'INDEXABLE_NOT_IN_SITEMAP',
+        'SITEMAP_ORPHAN',
+        'SITEMAP_URL_4XX',
+        'SITEMAP_URL_5XX',
+        'SITEMAP_URL_BLOCKED',
+        'SITEMAP_URL_CANONICALISED',
+        'SITEMAP_URL_ERROR',
+        'SITEMAP_URL_NOINDEX',
+        'SITEMAP_URL_REDIRECT',
+        'SITEMAP_URL_TIMEOUT',
+      ],
+    );
+    for (const f of unmeasured) assert.equal(f.count, 0, f.code);
+    assert.equal(c.events.some((e) => e.kind === 'result'), false, 'no page was fetched');
+  });
+});
