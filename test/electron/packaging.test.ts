@@ -20,10 +20,16 @@ const require = createRequire(import.meta.url);
 
 describe('electron-builder', () => {
   it('accepts the configuration, with every target the app ships', async () => {
-    const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js');
-    const { DebugLogger } = require('builder-util');
-    const config = await getConfig(root, null, null);
-    await validateConfiguration(config, new DebugLogger(false));
+    // In a child: electron-builder logs to stdout, which node:test reserves for its own protocol.
+    const script = `
+      const { getConfig, validateConfiguration } = require('app-builder-lib/out/util/config/config.js');
+      const { DebugLogger } = require('builder-util');
+      getConfig(process.cwd(), null, null)
+        .then(async (c) => { await validateConfiguration(c, new DebugLogger(false)); process.stderr.write('CONFIG' + JSON.stringify(c)); })
+        .catch((e) => { process.stderr.write('INVALID ' + e.message); process.exit(1); });`;
+    const res = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' });
+    assert.equal(res.status, 0, res.stderr);
+    const config = JSON.parse(res.stderr.slice(res.stderr.indexOf('CONFIG') + 'CONFIG'.length));
     const targets = (t: unknown) => JSON.stringify(t);
     assert.match(targets(config.linux.target), /AppImage/);
     assert.match(targets(config.linux.target), /deb/);
