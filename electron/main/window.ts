@@ -8,7 +8,11 @@ import { APP_START_URL, isSafeExternalUrl } from './app-url.js';
 /** The parts of a WebContents the hardening touches. */
 export interface HardenableContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
+  /** Electron passes the URL on the event (`details.url`); the second argument is its deprecated twin. */
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: { preventDefault(): void; url?: string }, url?: string) => void,
+  ): unknown;
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
 }
 
@@ -69,7 +73,8 @@ export function hardenWebContents(contents: HardenableContents, openExternal: (u
   });
   contents.on('will-navigate', (event, url) => {
     event.preventDefault();
-    external(url);
+    const target = event.url ?? url;
+    if (target) external(target);
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());

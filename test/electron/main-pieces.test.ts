@@ -21,15 +21,16 @@ import { createFakeService } from '../contract/fake-service.js';
 
 /** A WebContents double that records its handlers so the test can fire them. */
 function contentsDouble() {
-  const on = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
+  const on = new Map<string, (event: { preventDefault(): void; url?: string }, url?: string) => void>();
   let openHandler: ((d: { url: string }) => { action: string }) | null = null;
   const contents: HardenableContents = {
     setWindowOpenHandler: (h) => void (openHandler = h),
-    on: (event: string, listener: (e: { preventDefault(): void }, url: string) => void) => on.set(event, listener),
+    on: (event: string, listener: (e: { preventDefault(): void; url?: string }, url?: string) => void) => on.set(event, listener),
   } as HardenableContents;
-  const fire = (event: string, url = '') => {
+  /** Fires like Electron 45: the URL on the event, and again as the deprecated second argument. */
+  const fire = (event: string, url = '', onlyDetails = false) => {
     let prevented = false;
-    on.get(event)!({ preventDefault: () => void (prevented = true) }, url);
+    on.get(event)!({ preventDefault: () => void (prevented = true), url }, onlyDetails ? undefined : url);
     return prevented;
   };
   return { contents, fire, open: (url: string) => openHandler!({ url }) };
@@ -57,9 +58,10 @@ describe('window', () => {
     assert.equal(d.fire('will-navigate', 'http://site.test/page'), true);
     assert.equal(d.fire('will-navigate', 'app://spinneret/other.html'), true);
     assert.equal(d.fire('will-navigate', 'smb://host/share'), true);
+    assert.equal(d.fire('will-navigate', 'https://details.test/only', true), true);
     assert.equal(d.fire('will-redirect', 'https://x.test/'), true);
     assert.equal(d.fire('will-attach-webview'), true);
-    assert.deepEqual(opened, ['https://docs.test/help', 'http://site.test/page']);
+    assert.deepEqual(opened, ['https://docs.test/help', 'http://site.test/page', 'https://details.test/only']);
   });
 
   it('the factory builds, hardens and loads our page', async () => {
