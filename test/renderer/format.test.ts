@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  formatAgeShort,
+  formatAgo,
   formatBytes,
   formatCompact,
   formatCount,
@@ -59,4 +61,16 @@ test('URL helpers: scheme stripping, path and last segment', () => {
   assert.equal(lastSegment('https://a.com/maps/sitemap-1.xml.gz'), 'sitemap-1.xml.gz');
   assert.equal(lastSegment('https://a.com/'), 'a.com');
   assert.equal(lastSegment('https://a.com/s%C3%A9/map.xml?p=2'), 'map.xml?p=2');
+});
+
+test('ages: a sentence for tooltips, a short form for the sidebar', () => {
+  const now = 10_000_000_000;
+  assert.equal(formatAgo(now - 3_000, now), 'just now');
+  assert.equal(formatAgo(now - 5 * 60_000, now), '5 min ago');
+  assert.equal(formatAgo(now - 3 * 86_400_000, now), '3 days ago');
+  assert.equal(formatAgeShort(now - 30_000, now), 'now');
+  assert.equal(formatAgeShort(now - 5 * 60_000, now), '5m');
+  assert.equal(formatAgeShort(now - 3 * 3_600_000, now), '3h');
+  assert.equal(formatAgeShort(now - 3 * 86_400_000, now), '3d');
+  assert.equal(formatAgeShort(undefined, now), '—');
 });

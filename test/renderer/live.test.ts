@@ -5,7 +5,7 @@ import { actionsFor, toggleAction } from '../../renderer/src/logic/actions.js';
 import { applyProgress, displayName, removeCrawl, upsertCrawl } from '../../renderer/src/logic/crawls.js';
 import { appendPoint, MAX_POINTS, thin } from '../../renderer/src/logic/history.js';
 import { etaSeconds, fetchProgress, overallProgress, sitemapProgress } from '../../renderer/src/logic/progress.js';
-import { areaPath, donutSegments, linePath, niceCeil, ticks } from '../../renderer/src/logic/chart.js';
+import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks } from '../../renderer/src/logic/chart.js';
 
 function crawl(id: string, extra: Partial<CrawlSummary> = {}): CrawlSummary {
   return {
@@ -104,4 +104,14 @@ test('chart scales and paths', () => {
   assert.equal(segs[0]!.start, 0);
   assert.ok(Math.abs(segs[2]!.end - Math.PI * 2) < 1e-9);
   assert.ok(Math.abs(segs[1]!.end - Math.PI) < 1e-9);
+});
+
+test('donut arcs: a part is one ring segment, a whole ring is drawn as two closed circles', () => {
+  const quarter = arcPath(0, Math.PI / 2, 100, 10);
+  assert.equal((quarter.match(/A/g) ?? []).length, 2);
+  assert.match(quarter, /^M50,0 A50,50 0 0 1 100,50 L90,50 A40,40 0 0 0 50,10 Z$/);
+  const full = arcPath(0, Math.PI * 2, 100, 10);
+  assert.equal((full.match(/A/g) ?? []).length, 4);
+  assert.equal((full.match(/Z/g) ?? []).length, 2, 'outer and inner circles, so the middle stays empty');
+  assert.match(full, /A50,50 0 1 1 50,100 A50,50 0 1 1 50,0 Z/);
 });

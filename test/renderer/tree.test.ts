@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SitemapNode } from '../../shared/model.js';
-import { emptyTree, mergeNodes, problemCount, setChildren, setExpanded, visibleRows } from '../../renderer/src/logic/tree.js';
+import { emptyTree, groupProblems, mergeNodes, problemCount, setChildren, setExpanded, visibleRows } from '../../renderer/src/logic/tree.js';
 
 function node(id: string, parentId: string | null, extra: Partial<SitemapNode> = {}): SitemapNode {
   return {
@@ -76,4 +76,14 @@ test('problems of a branch add up, a failed fetch counts as one', () => {
   t = setChildren(t, 'i', [node('a', 'i', { state: 'error' }), node('b', 'i', { problems: [{ code: 'Y', message: 'y' }, { code: 'Z', message: 'z' }] })]);
   assert.equal(problemCount(t, 'i'), 4);
   assert.equal(problemCount(t, 'a'), 1);
+});
+
+test('problems group by code in order of first appearance', () => {
+  const g = groupProblems([
+    { code: 'OUT', message: 'a', url: 'u1' },
+    { code: 'LASTMOD', message: 'b' },
+    { code: 'OUT', message: 'c', url: 'u2' },
+  ]);
+  assert.deepEqual(g.map((x) => [x.code, x.items.length]), [['OUT', 2], ['LASTMOD', 1]]);
+  assert.deepEqual(groupProblems([]), []);
 });

@@ -51,10 +51,10 @@ export function Donut({ data, size = 120, centerLabel }: { data: BarDatum[]; siz
   return (
     <svg className="donut" width={size} height={size} viewBox={`0 0 ${size} ${size}`} role="img" aria-label={centerLabel}>
       {total === 0 ? (
-        <path d={arcPath(0, Math.PI * 2, size, 14)} className="donut-empty" />
+        <path d={arcPath(0, Math.PI * 2, size, 14)} className="donut-empty" fillRule="evenodd" />
       ) : (
         data.map((d, i) =>
-          d.value > 0 ? <path key={d.key} d={arcPath(segs[i]!.start, segs[i]!.end, size, 14)} className={`donut-seg ${d.tone}`} /> : null,
+          d.value > 0 ? <path key={d.key} d={arcPath(segs[i]!.start, segs[i]!.end, size, 14)} className={`donut-seg ${d.tone}`} fillRule="evenodd" /> : null,
         )
       )}
       <text x={size / 2} y={size / 2 - 2} textAnchor="middle" className="donut-total">

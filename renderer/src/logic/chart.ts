@@ -70,10 +70,14 @@ export function donutSegments(values: readonly number[]): { start: number; end: 
 export function arcPath(start: number, end: number, size: number, thickness: number): string {
   const r = size / 2;
   const ri = r - thickness;
-  // A full circle cannot be one arc: stop just short of it.
-  const e = end - start >= Math.PI * 2 ? start + Math.PI * 2 - 1e-4 : end;
-  const large = e - start > Math.PI ? 1 : 0;
   const pt = (rad: number, a: number) => `${round(r + rad * Math.sin(a))},${round(r - rad * Math.cos(a))}`;
+  if (end - start >= Math.PI * 2 - 1e-6) {
+    // A full ring cannot be one arc (its ends coincide): two half circles outside, two inside.
+    const mid = start + Math.PI;
+    return `M${pt(r, start)} A${r},${r} 0 1 1 ${pt(r, mid)} A${r},${r} 0 1 1 ${pt(r, start)} Z M${pt(ri, start)} A${ri},${ri} 0 1 0 ${pt(ri, mid)} A${ri},${ri} 0 1 0 ${pt(ri, start)} Z`;
+  }
+  const e = end;
+  const large = e - start > Math.PI ? 1 : 0;
   return `M${pt(r, start)} A${r},${r} 0 ${large} 1 ${pt(r, e)} L${pt(ri, e)} A${ri},${ri} 0 ${large} 0 ${pt(ri, start)} Z`;
 }
 

@@ -79,6 +79,18 @@ export function formatAgo(ms: number | undefined, now: number): string {
   return `${Math.round(h / 24)} days ago`;
 }
 
+/** A compact age for narrow places: "now", "5m", "3h", "4d". */
+export function formatAgeShort(ms: number | undefined, now: number): string {
+  if (ms === undefined) return '—';
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return 'now';
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h`;
+  return `${Math.floor(h / 24)}d`;
+}
+
 /** A fraction as a percentage, "42%" (one decimal under 10%). */
 export function formatPercent(part: number, whole: number): string {
   if (!(whole > 0)) return '0%';

@@ -1,5 +1,5 @@
 /** The sitemap tree as the window holds it: nodes loaded lazily, merged live from progress. */
-import type { SitemapNode } from '../../../shared/model.js';
+import type { Problem, SitemapNode } from '../../../shared/model.js';
 
 /** Children lists are keyed by parent id; the roots live under ROOT. */
 export const ROOT = '';
@@ -103,4 +103,15 @@ export function problemCount(state: TreeState, id: string): number {
   };
   visit(id);
   return count;
+}
+
+/** A node's problems grouped by code, in order of first appearance: one line per kind of problem. */
+export function groupProblems(problems: readonly Problem[]): { code: string; items: Problem[] }[] {
+  const groups = new Map<string, Problem[]>();
+  for (const p of problems) {
+    const list = groups.get(p.code);
+    if (list) list.push(p);
+    else groups.set(p.code, [p]);
+  }
+  return [...groups].map(([code, items]) => ({ code, items }));
 }

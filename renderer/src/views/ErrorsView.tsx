@@ -1,5 +1,5 @@
 /** What went wrong: robots.txt unreachable, malformed sitemaps, timeouts… with the URL and the reason. */
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import type { CrawlLogEntry, CrawlSummary } from '../../../shared/model.js';
 import { EmptyState, ErrorState, UrlLink } from '../components/Bits.js';
 import { VirtualTable, type Column } from '../components/VirtualTable.js';
@@ -22,6 +22,8 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
   const paged = usePagedRows<CrawlLogEntry>({ resetKey: crawl.id, version, fetchPage, pageSize: 200 });
   const total = paged.total ?? 0;
   const c = crawl.counters;
+  const [active, setActive] = useState<number | null>(null);
+  const entry = active !== null ? paged.row(active) : undefined;
   const renderCells = (i: number) => {
     const e = paged.row(i);
     if (!e) return null;
@@ -69,6 +71,9 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
             rowHeight={26}
             renderCells={renderCells}
             rowClass={(i) => `log-${paged.row(i)?.level ?? 'x'}`}
+            activeIndex={active}
+            onRowClick={(i) => setActive(i === active ? null : i)}
+            onMove={(d) => setActive(Math.max(0, Math.min(total - 1, (active ?? -1) + d)))}
             onRangeChange={paged.setRange}
             resetKey={crawl.id}
             empty={
@@ -85,6 +90,17 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
           />
         )}
       </div>
+      {entry && (
+        <div className="log-detail" data-testid="log-detail">
+          <div className="log-detail-head">
+            <span className={`level level-${entry.level}`}>{entry.level}</span>
+            <span className="mono">{entry.code}</span>
+            <span className="muted small">{formatDateTime(entry.at)}</span>
+          </div>
+          <div className="log-detail-message">{entry.message}</div>
+          {entry.url && <UrlLink url={entry.url} />}
+        </div>
+      )}
     </div>
   );
 }

@@ -33,10 +33,10 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
 
   const statusData: BarDatum[] = (
     [
-      ['2xx', '2xx success', 'tone-2xx'],
-      ['3xx', '3xx redirect', 'tone-3xx'],
-      ['4xx', '4xx client', 'tone-4xx'],
-      ['5xx', '5xx server', 'tone-5xx'],
+      ['2xx', '2xx', 'tone-2xx'],
+      ['3xx', '3xx', 'tone-3xx'],
+      ['4xx', '4xx', 'tone-4xx'],
+      ['5xx', '5xx', 'tone-5xx'],
       ['other', 'Other', 'tone-other'],
     ] as [Exclude<StatusClass, 'none'>, string, string][]
   ).map(([k, label, tone]) => ({ key: k, label, value: c.byStatusClass[k], tone, onClick: drill({ statusClasses: [k] }) }));
@@ -91,6 +91,8 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
             <div className="stat-sub">
               {crawl.status === 'running' ? (
                 <>ETA {eta === null ? '—' : `≥ ${formatDuration(eta)}`}</>
+              ) : crawl.status === 'paused' ? (
+                'paused'
               ) : elapsed !== null ? (
                 <>took {formatDuration(elapsed)}</>
               ) : (

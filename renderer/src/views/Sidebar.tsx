@@ -4,7 +4,7 @@ import type { CrawlSummary } from '../../../shared/model.js';
 import { Icon } from '../components/Icon.js';
 import { ProgressBar, StatusPill } from '../components/Bits.js';
 import { displayName } from '../logic/crawls.js';
-import { formatAgo, formatCount, stripScheme } from '../logic/format.js';
+import { formatAgeShort, formatAgo, formatCount, formatDateTime, stripScheme } from '../logic/format.js';
 import { overallProgress } from '../logic/progress.js';
 import { askDeleteCrawl, renameCrawl, runAction, selectCrawl, showNewCrawl, useApp } from '../store/app-store.js';
 
@@ -80,6 +80,21 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
             {name}
           </span>
         )}
+        {crawl.status === 'paused' && (
+            <button
+              type="button"
+              className="btn btn-tiny btn-primary"
+              disabled={!!busy}
+              onClick={(e) => {
+                e.stopPropagation();
+                void runAction(crawl.id, 'resume');
+              }}
+              data-testid="sidebar-resume"
+              title="Resume this crawl"
+            >
+              <Icon name="play" size={12} /> Resume
+            </button>
+          )}
       </div>
       <div className="crawl-url" title={crawl.startUrl || crawl.settings.sitemapUrls.join('\n')}>
         {stripScheme(crawl.startUrl || crawl.settings.sitemapUrls[0] || '')}
@@ -95,23 +110,10 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
         <StatusPill status={crawl.status} damaged={crawl.damaged} />
         <span className="num meta-count">{formatCount(c.discovered)} URLs</span>
         <span className="dot">·</span>
-        <span>{formatAgo(crawl.updatedAt, now)}</span>
+        <span className="ago" title={`Last activity ${formatDateTime(crawl.updatedAt)} (${formatAgo(crawl.updatedAt, now)})`}>
+          {formatAgeShort(crawl.updatedAt, now)}
+        </span>
         <span className="crawl-actions">
-          {crawl.status === 'paused' && (
-            <button
-              type="button"
-              className="btn btn-tiny btn-primary"
-              disabled={!!busy}
-              onClick={(e) => {
-                e.stopPropagation();
-                void runAction(crawl.id, 'resume');
-              }}
-              data-testid="sidebar-resume"
-              title="Resume this crawl"
-            >
-              <Icon name="play" size={12} /> Resume
-            </button>
-          )}
           <button
             type="button"
             className="icon-btn"

@@ -5,7 +5,7 @@ import { EmptyState, ErrorState, HttpStatus, Spinner, UrlLink } from '../compone
 import { Icon } from '../components/Icon.js';
 import { VirtualTable, type Column } from '../components/VirtualTable.js';
 import { formatBytes, formatCount, lastSegment } from '../logic/format.js';
-import { emptyTree, problemCount, visibleRows } from '../logic/tree.js';
+import { emptyTree, groupProblems, problemCount, visibleRows } from '../logic/tree.js';
 import { loadChildren, selectNode, setTab, toggleNode, useApp } from '../store/app-store.js';
 
 const COLUMNS: Column[] = [
@@ -84,7 +84,7 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
       </span>,
       <span className={`type type-${n.type}`}>{TYPE_LABEL[n.type]}</span>,
       n.state === 'pending' ? <span className="muted">…</span> : n.state === 'fetching' ? <Icon name="spinner" size={12} className="spin muted" /> : <HttpStatus status={n.httpStatus} />,
-      <span className="num" data-testid="node-count">
+      <span className="num" data-testid="node-count" data-count={n.type === 'sitemapindex' || n.type === 'robots' ? n.childCount : n.urlCount}>
         {n.type === 'sitemapindex' ? (
           <span title={`${n.childCount} sitemaps`}>{formatCount(n.childCount)} maps</span>
         ) : n.type === 'robots' ? (
@@ -208,18 +208,25 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
       </div>
       {node.problems.length > 0 ? (
         <ul className="problem-list">
-          {node.problems.slice(0, 50).map((p, i) => (
-            <li key={i}>
-              <span className="badge badge-warn mono">{p.code}</span> {p.message}
-              {p.url && (
-                <span className="muted small">
-                  {' '}
-                  — <UrlLink url={p.url} />
-                </span>
+          {groupProblems(node.problems).map((g) => (
+            <li key={g.code} className="problem-group">
+              <div>
+                <span className={`badge ${node.state === 'error' ? 'badge-error' : 'badge-warn'} mono`}>{g.code}</span>
+                {g.items.length > 1 && <span className="muted small"> × {formatCount(g.items.length)}</span>} {g.items[0]!.message}
+              </div>
+              {g.items.some((p) => p.url) && (
+                <div className="problem-urls">
+                  {g.items
+                    .filter((p) => p.url)
+                    .slice(0, 4)
+                    .map((p, i) => (
+                      <UrlLink key={i} url={p.url!} />
+                    ))}
+                  {g.items.length > 4 && <span className="muted small">…and {formatCount(g.items.length - 4)} more</span>}
+                </div>
               )}
             </li>
           ))}
-          {node.problems.length > 50 && <li className="muted">…and {node.problems.length - 50} more</li>}
         </ul>
       ) : (
         <div className="muted small">No problems found in this {node.type === 'robots' ? 'file' : 'sitemap'}.</div>

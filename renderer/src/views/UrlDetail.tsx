@@ -45,13 +45,26 @@ export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { craw
       ) : !d ? (
         <Spinner />
       ) : (
-        <DetailBody d={d} />
+        <DetailBody key={d.id} d={d} />
       )}
     </aside>
   );
 }
 
+/** Sources listed before "Show all": a page linked from every nav would otherwise fill the pane. */
+const SOURCES_SHOWN = 12;
+
+/** "1 sitemap · 74 links" when the list is long enough to need a summary. */
+function sourceSummary(list: UrlDetail['discoveries']): string | null {
+  if (list.length <= SOURCES_SHOWN) return null;
+  const by = new Map<string, number>();
+  for (const x of list) by.set(x.source, (by.get(x.source) ?? 0) + 1);
+  const words: Record<string, [string, string]> = { sitemap: ['sitemap', 'sitemaps'], link: ['link', 'links'], start: ['start URL', 'start URLs'], robots: ['robots.txt', 'robots.txt'] };
+  return [...by].map(([s, n]) => `${n.toLocaleString('en-US')} ${words[s]?.[n === 1 ? 0 : 1] ?? s}`).join(' · ');
+}
+
 function DetailBody({ d }: { d: UrlDetail }) {
+  const [allSources, setAllSources] = useState(false);
   const r = d.result ?? {};
   const entry = d.sitemapEntry;
   const hreflangPage = r.hreflang ?? [];
@@ -95,21 +108,6 @@ function DetailBody({ d }: { d: UrlDetail }) {
         <Kv k="Meta robots" v={r.metaRobots} mono />
         <Kv k="X-Robots-Tag" v={r.xRobotsTag} mono />
         <Kv k="robots.txt" v={(r.blockedByRobots ?? d.blockedByRobots) ? 'Disallowed' : d.state === 'listed' ? 'Not checked (not fetched)' : 'Allowed'} />
-      </Section>
-
-      <Section title={`Found by (${d.discoveries.length})`} testId="detail-discoveries">
-        {d.discoveries.length === 0 ? (
-          <div className="muted small">—</div>
-        ) : (
-          <ul className="plain-list">
-            {d.discoveries.map((x, i) => (
-              <li key={i} className="found-by">
-                <span className={`src src-${x.source}`}>{SOURCE_LABEL[x.source]}</span>
-                {x.from ? <UrlLink url={x.from} /> : <span className="muted">{x.source === 'start' ? 'the start URL' : '—'}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
       </Section>
 
       <Section title={`Sitemaps (${d.inSitemaps.length})`}>
@@ -179,6 +177,29 @@ function DetailBody({ d }: { d: UrlDetail }) {
           </table>
         </Section>
       )}
+      <Section title={`Found by (${d.discoveries.length})`} testId="detail-discoveries">
+        {d.discoveries.length === 0 ? (
+          <div className="muted small">—</div>
+        ) : (
+          <ul className="plain-list">
+            {sourceSummary(d.discoveries) && <li className="muted small summary-line">{sourceSummary(d.discoveries)}</li>}
+            {(allSources ? d.discoveries : d.discoveries.slice(0, SOURCES_SHOWN)).map((x, i) => (
+              <li key={`${x.source}${i}`} className="found-by">
+                <span className={`src src-${x.source}`}>{SOURCE_LABEL[x.source]}</span>
+                {x.from ? <UrlLink url={x.from} /> : <span className="muted">{x.source === 'start' ? 'the start URL' : '—'}</span>}
+              </li>
+            ))}
+            {!allSources && d.discoveries.length > SOURCES_SHOWN && (
+              <li className="more-line">
+                <button type="button" className="link-btn" onClick={() => setAllSources(true)}>
+                  Show all {d.discoveries.length.toLocaleString('en-US')}
+                </button>
+              </li>
+            )}
+          </ul>
+        )}
+      </Section>
+
     </div>
   );
 }
