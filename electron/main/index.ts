@@ -23,9 +23,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Built layout: dist/electron/{main.js,preload.cjs}, dist/renderer/. */
 const rendererDir = join(here, '..', 'renderer');
 const preloadPath = join(here, 'preload.cjs');
-const devIcon = join(here, '..', '..', 'build', 'icons', '512x512.png');
+const windowIcon = join(here, '..', '..', 'build', 'icons', '512x512.png');
 
-// Must happen before `ready`: app:// gets a real, secure origin.
+// Both must happen before `ready`: every renderer sandboxed, and app:// a real, secure origin.
+app.enableSandbox();
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
 if (!app.requestSingleInstanceLock()) {
@@ -85,7 +86,7 @@ async function run(): Promise<void> {
       BrowserWindow,
       openExternal: (url) => shell.openExternal(url),
       preloadPath,
-      iconPath: !app.isPackaged && existsSync(devIcon) ? devIcon : undefined,
+      iconPath: existsSync(windowIcon) ? windowIcon : undefined,
       harden: false, // done for every web contents in 'web-contents-created'
     });
 

@@ -55,6 +55,7 @@ describe('built main process (fake Electron, real service)', () => {
 
   it('boots: secure window, app:// with CSP, IPC with sender check, menu, checkpoint on quit', async () => {
     const r = await boot();
+    assert.ok(r.calls.includes('app.enableSandbox'));
     assert.ok(r.calls.includes('registerSchemesAsPrivileged(app)'));
     assert.deepEqual(r.protocol.privileges, { standard: true, secure: true, supportFetchAPI: true });
     assert.ok(r.calls.includes('protocol.handle(app)'));

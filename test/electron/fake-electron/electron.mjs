@@ -81,6 +81,9 @@ export const app = {
     appListeners.get(event).push(listener);
   },
   setAboutPanelOptions() {},
+  enableSandbox() {
+    report.calls.push('app.enableSandbox');
+  },
   getVersion: () => '0.1.0',
   getPath: (name) => join(process.env.FAKE_HOME ?? '/nonexistent', name),
   whenReady: () => {
