@@ -4,26 +4,30 @@
  * CrawlData in the same step.
  *
  * Batches and checkpoints (the rule that makes a kill at any moment safe):
- * - A batch is cut only at a macrotask boundary (a timer or setImmediate), never inside a hook, so a
- *   batch never splits what the crawler did in one synchronous step (a page's result and its links,
- *   a sitemap entry handed out and its admission).
- * - A batch holding a result is written at the next setImmediate: the crawler learns nothing new
- *   between finishing a page and that page's result reaching the kernel, so a kill re-fetches at
- *   most the requests in flight (plus the results of that one tick).
- * - The crawler's checkpoint rides in the journal as the CHECKPOINT line ending a batch: it holds
- *   exactly the events before it. It is written when the tree gains a node (a sitemap found by a
- *   page must be in the sitemap list's saved state before that page's result counts), while the
- *   sitemaps are being read (every 250 ms … 5 s, by its size), and on pause, stop and finish.
+ * - A batch is never cut inside a hook, so it never splits what the crawler did in one synchronous
+ *   step (a page's result and the links found on it are in the same batch, or neither is).
+ * - A result is written in a microtask right after the step that produced it: before the crawler
+ *   can start another request. A kill therefore re-fetches only the requests in flight (a result
+ *   whose write the kill tore counts as in flight: its batch is dropped whole).
+ * - The crawler's checkpoint rides in the journal as the CHECKPOINT line ending a batch, and only
+ *   batches cut at a macrotask boundary (timer, setImmediate, pause, finish) carry one: between
+ *   macrotasks no sitemap entry is half handed out (counted by the list, not yet admitted), so the
+ *   checkpoint holds exactly the events before it. It is written while sitemaps are read (every
+ *   250 ms … 5 s, by its size), soon after the tree gains a node or a sitemap ends, and on pause,
+ *   stop and finish.
  * - Replay applies every complete batch, also those after the last checkpoint (their results are
- *   real: the pages are not fetched again). The sitemap list resumes from the checkpoint and hands
- *   out again what it handed out after it: those come back as duplicates of URLs already replayed
- *   and the ResumeLedger absorbs them, so nothing is counted twice.
+ *   real: those pages are not fetched again). The sitemap list resumes from the checkpoint and
+ *   hands out again what it handed out after it: those come back as duplicates of URLs already
+ *   replayed and the ResumeLedger absorbs them, so nothing is counted twice. A sitemap that a page
+ *   turned out to be after the checkpoint is handed back to the list (reconcileCheckpoint).
  * A resume therefore ends with the same URLs, rows and counts as a crawl never interrupted.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
 import type { CrawlerOptions } from '../engine/crawler.js';
+import type { SitemapRequestListState } from '../engine/sitemap/request-list.js';
+import { tryUniqueKey } from '../engine/url.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
 import { CrawlData } from './crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
@@ -62,6 +66,11 @@ export interface RuntimeOptions {
   onWriteFailure(err: ServiceError): void;
 }
 
+/** How a batch is cut: inside a microtask (never with a checkpoint), at a macrotask boundary, or last. */
+type FlushMode = 'micro' | 'macro' | 'final';
+
+/** A checkpoint up to this size is also written whenever a sitemap ends (bigger trees: by cadence only). */
+const SMALL_CHECKPOINT = 256 * 1024;
 /** Pending journal bytes past which a batch is written at the next setImmediate. */
 const FLUSH_BYTES = 1 << 20;
 /** Batches are written at least this often while a crawl runs. */
@@ -97,6 +106,7 @@ export class CrawlRuntime {
   private eventsSinceCp = 0;
   private lastCpAt = 0;
   private lastCpJson = '';
+  private microQueued = false;
 
   // progress
   private newLogs: CrawlLogEntry[] = [];
@@ -150,19 +160,19 @@ export class CrawlRuntime {
     if (this.writeError) {
       // Writes failed earlier in this process: what is pending goes first, or nothing starts.
       this.writeError = null;
-      if (!this.flush(false)) throw this.writeError!;
+      if (!this.flush('macro')) throw this.writeError!;
     }
     this.crawler ??= this.opts.crawlerFactory({
       settings: this.opts.settings,
       hooks: this.hooks,
       queue: this.data.queue,
-      checkpoint: this.data.checkpoint,
+      checkpoint: this.data.checkpoint && reconcileCheckpoint(this.data.checkpoint, this.data.tree.all(), this.opts.settings),
       fetcher: this.opts.fetcher,
       now: this.opts.now,
     });
     const crawler = this.crawler;
     this.crawlError = null;
-    this.flushTimer = setInterval(() => this.flush(false), FLUSH_INTERVAL_MS);
+    this.flushTimer = setInterval(() => this.flush('macro'), FLUSH_INTERVAL_MS);
     this.runPromise = (async () => {
       let outcome: CrawlerOutcome;
       try {
@@ -176,9 +186,10 @@ export class CrawlRuntime {
       this.flushTimer = null;
       if (this.immediate) clearImmediate(this.immediate);
       this.immediate = null;
+      this.microQueued = false;
       // Finished or stopped: whatever the ledger still expected will not come back.
       if (outcome !== 'paused') this.data.drainLedger();
-      this.flush(true);
+      this.flush('final');
       return outcome;
     })().finally(() => {
       this.runPromise = null;
@@ -232,7 +243,7 @@ export class CrawlRuntime {
    */
   async durableCheckpoint(): Promise<StoredCheckpoint | null> {
     if (!this.writer) return null;
-    this.flush(true);
+    this.flush(this.runPromise ? 'macro' : 'final', true);
     const cp = this.data.checkpoint;
     if (this.writeError || !cp) return null;
     const offset = this.data.checkpointOffset;
@@ -267,11 +278,12 @@ export class CrawlRuntime {
   }
 
   /**
-   * Writes the pending lines as one batch, ending it with a CHECKPOINT line when one is due (always
-   * when `final`). Returns false when the write failed (the crawl is then paused by the service).
+   * Writes the pending lines as one batch, ending it with a CHECKPOINT line when one is due ('macro')
+   * or always ('final', and `checkpoint`); a 'micro' batch never carries one. Returns false when the
+   * write failed (the crawl is then paused by the service).
    */
-  flush(final: boolean): boolean {
-    if (this.immediate) {
+  flush(mode: FlushMode, checkpoint = false): boolean {
+    if (mode !== 'micro' && this.immediate) {
       clearImmediate(this.immediate);
       this.immediate = null;
     }
@@ -283,7 +295,7 @@ export class CrawlRuntime {
     let cpLine: string | undefined;
     let cp: CrawlerCheckpoint | undefined;
     let cpJson = '';
-    if (this.crawler && this.checkpointDue(final)) {
+    if (this.crawler && mode !== 'micro' && (checkpoint || this.checkpointDue(mode === 'final'))) {
       cp = this.crawler.checkpoint();
       cpJson = JSON.stringify(cp);
       if (cpJson !== this.lastCpJson || w.pendingLines > 0) cpLine = '[6,' + cpJson + ',' + this.data.ledger.remaining + ']\n';
@@ -322,10 +334,21 @@ export class CrawlRuntime {
     queueMicrotask(() => this.opts.onWriteFailure(err));
   }
 
+  /** A batch (and a checkpoint if due) at the next macrotask boundary. */
   private flushSoon(): void {
     this.immediate ??= setImmediate(() => {
       this.immediate = null;
-      this.flush(false);
+      this.flush('macro');
+    });
+  }
+
+  /** A batch right after the current synchronous step: results reach the kernel before the crawler moves on. */
+  private flushMicro(): void {
+    if (this.microQueued) return;
+    this.microQueued = true;
+    queueMicrotask(() => {
+      this.microQueued = false;
+      if (this.runPromise) this.flush('micro');
     });
   }
 
@@ -419,11 +442,18 @@ export class CrawlRuntime {
       const off = this.writer!.append('[2,' + req.id + ',' + code + ',' + JSON.stringify(result) + ']\n');
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
       this.noted(false);
-      this.flushSoon();
+      this.flushMicro();
     },
 
     onNode: (node: SitemapNode) => {
-      if (this.data.node(node)) this.forceCheckpoint = true;
+      const before = this.data.tree.get(node.id)?.state;
+      const added = this.data.node(node);
+      // A new node, or a sitemap that ended: checkpoint soon, so a resume neither loses nor re-reads it.
+      const ended = node.state !== before && (node.state === 'done' || node.state === 'error' || node.state === 'skipped');
+      if (added || (ended && this.lastCpJson.length <= SMALL_CHECKPOINT)) {
+        this.forceCheckpoint = true;
+        this.flushSoon();
+      }
       this.pendingNodes.set(node.id, node);
       this.noted(true);
     },
@@ -434,5 +464,29 @@ export class CrawlRuntime {
       if (this.newLogs.length < MAX_NEW_LOGS) this.newLogs.push(entry);
       this.noted(false);
     },
+  };
+}
+
+/**
+ * The checkpoint to resume from, with the sitemaps its list does not know yet handed back: a page
+ * that turned out to be a sitemap after the checkpoint was taken (its result is replayed, so the page
+ * is not fetched again, and the list must read the sitemap itself). The state is the engine's
+ * SitemapRequestListState (version 1); anything else is passed on untouched.
+ */
+export function reconcileCheckpoint(cp: CrawlerCheckpoint, nodes: SitemapNode[], settings: CrawlSettings): CrawlerCheckpoint {
+  const st = cp.sitemapList as SitemapRequestListState | undefined;
+  if (!st || st.version !== 1 || !Array.isArray(st.nodes) || !Array.isArray(st.pending) || !Array.isArray(st.seen)) return cp;
+  const known = new Set<string>([...st.nodes.map((n) => n.id), ...st.seen.map(([k]) => k)]);
+  const explicit = new Set(settings.sitemapUrls.map((u) => tryUniqueKey(u)));
+  const missing = nodes.filter((n) => n.parentId === null && n.type !== 'robots' && !known.has(n.id) && !explicit.has(n.id));
+  if (missing.length === 0) return cp;
+  return {
+    ...cp,
+    sitemapList: {
+      ...st,
+      nodes: [...st.nodes, ...missing.map((n) => ({ ...n, state: 'pending' as const, problems: [...n.problems] }))],
+      pending: [...st.pending, ...missing.map((n) => ({ id: n.id, url: n.url, parentId: null }))],
+      seen: [...st.seen, ...missing.map((n): [string, string] => [n.id, n.id])],
+    } satisfies SitemapRequestListState,
   };
 }

@@ -66,3 +66,43 @@ export function snapshotDir(from: string): string {
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
+
+/** Parses CSV text (RFC 4180 quoting) into rows of cells. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  if (cell !== '' || row.length) rows.push([...row, cell]);
+  return rows;
+}
+
+/**
+ * CSV rows keyed by URL, without the columns that depend on which discovery came first
+ * (source, depth, discovered_from: with concurrent fetches, a URL both listed and linked is found
+ * first by whichever answer arrives first, in any two crawls alike).
+ */
+export function csvByUrl(text: string): Map<string, string> {
+  const [header, ...rows] = parseCsv(text);
+  const skip = new Set(['source', 'depth', 'discovered_from'].map((c) => header!.indexOf(c)));
+  return new Map(rows.map((r) => [r[0]!, r.filter((_, i) => !skip.has(i)).join('\u0001')]));
+}

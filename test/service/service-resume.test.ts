@@ -122,14 +122,14 @@ test('a kill at any batch boundary, or in the middle of a write, resumes to the 
   const snapshots: string[] = [];
   // Slow enough that checkpoints land in the middle of the sitemaps and of the pages too.
   const service = open(dir, plan({ yieldMs: 25, onYield: (n) => {
-    if (n % 14 === 0) snapshots.push(snapshotDir(dir));
+    snapshots.push(snapshotDir(dir));
   } }));
   const id = service.create({ settings: { startUrl: ORIGIN + '/' } }).id;
   const end = settled(service, id);
   await service.start(id);
   await end;
   await service.close();
-  assert.ok(snapshots.length >= 15, `${snapshots.length} kill points`);
+  assert.ok(snapshots.length >= 30, `${snapshots.length} kill points`);
 
   const cpsSeen = new Set<number>();
   let torn = 0;
@@ -163,6 +163,6 @@ test('a kill at any batch boundary, or in the middle of a write, resumes to the 
     await resumed.close();
   }
   assert.ok(torn >= 5);
-  assert.ok(reread >= 5, `${reread} resumes re-read sitemap entries already journalled`);
+  assert.ok(reread >= 3, `${reread} resumes re-read sitemap entries already journalled`);
   assert.ok(cpsSeen.size >= 4, `snapshots taken at different checkpoint counts: ${[...cpsSeen]}`);
 });
