@@ -204,6 +204,51 @@ test('the errors view lists what went wrong with the URL and the reason', { skip
   await screenshot(page, 'errors');
 });
 
+test('rename a crawl; create one without starting it; delete it after confirming', { skip: skip ?? false }, async () => {
+  const first = page.locator('.crawl-item').first();
+  await first.locator('.crawl-name').dblclick();
+  await page.fill('.rename-input', 'Renamed site');
+  await page.keyboard.press('Enter');
+  await waitFor('the new name', async () => (await text(page, '.toolbar h1')) === 'Renamed site', 10_000);
+
+  await page.click('[data-testid=new-crawl]');
+  await page.fill('#f-start', site.url('/page/1.html'));
+  await page.click('[data-mode=sitemaps]');
+  await page.getByRole('button', { name: 'Create without starting' }).click();
+  await waitFor('the second crawl', async () => (await page.locator('.crawl-item').count()) === 2, 10_000);
+  assert.equal(await statusOf(page), 'created');
+  assert.equal(await page.isEnabled('[data-action=start]'), true, 'a new crawl can start');
+  assert.equal(await page.isEnabled('[data-action=stop]'), false);
+  assert.equal(await page.isEnabled('[data-action=export]'), false, 'nothing to export yet');
+  const created = page.locator('.crawl-item[data-status=created]');
+  await created.hover();
+  await created.locator('.icon-btn.danger').click();
+  await page.waitForSelector('[role=alertdialog]');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal(await page.locator('.crawl-item').count(), 2, 'cancel keeps it');
+  await created.hover();
+  await created.locator('.icon-btn.danger').click();
+  await page.click('[data-testid=confirm]');
+  await waitFor('the crawl to go', async () => (await page.locator('.crawl-item').count()) === 1, 10_000);
+  assert.equal(await text(page, '.toolbar h1'), 'Renamed site', 'the remaining crawl is selected');
+});
+
+test('Export CSV of the current filter has exactly the filtered rows', { skip: skip ?? false }, async () => {
+  await page.click('[data-tab=urls]');
+  await page.fill('[data-testid=url-search]', '/page/');
+  await waitFor('the filter', async () => {
+    const n = await urlTotal(page);
+    return n > 1 && n < (await counterFromTab(page));
+  }, 10_000);
+  const total = await urlTotal(page);
+  await page.keyboard.press('Control+e'); // the export shortcut: the current filter when there is one
+  const download = await page.waitForEvent('download');
+  const csv = (await readFile((await download.path())!, 'utf8')).trimEnd().split(/\r?\n/);
+  assert.equal(csv.length - 1, total);
+  for (const line of csv.slice(1)) assert.match(line, /^"?http:\/\/127\.0\.0\.1:\d+\/[^,]*page\//, line);
+  await page.fill('[data-testid=url-search]', '');
+});
+
 test('Export CSV of everything equals the CLI export of the same crawl', { skip: skip ?? false }, async () => {
   await page.click('[data-tab=overview]');
   await page.click('[data-action=export]');

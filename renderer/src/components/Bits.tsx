@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { CrawlStatus } from '../../../shared/model.js';
 import { statusLabel } from '../logic/actions.js';
+import { isWebUrl } from '../logic/format.js';
 import { Icon } from './Icon.js';
 
 export function StatusPill({ status, damaged }: { status: CrawlStatus; damaged?: boolean }) {
@@ -79,10 +80,6 @@ export function Spinner({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** True for addresses safe to open in a browser tab. */
-export function isWebUrl(url: string | undefined): url is string {
-  return !!url && /^https?:\/\//i.test(url);
-}
 
 /** A crawled URL: a link that opens outside the app for http(s), plain text otherwise. Never HTML. */
 export function UrlLink({ url, children }: { url: string; children?: ReactNode }) {

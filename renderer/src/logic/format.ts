@@ -98,6 +98,11 @@ export function formatPercent(part: number, whole: number): string {
   return `${pct < 10 && pct > 0 ? oneDecimal.format(pct) : intFmt.format(pct)}%`;
 }
 
+/** True for addresses safe to open in a browser tab: http(s) only, never javascript: or data:. */
+export function isWebUrl(url: string | undefined): url is string {
+  return !!url && /^https?:\/\/[^\s]/i.test(url);
+}
+
 /** A URL without its scheme, for narrow cells: "https://a.com/x" → "a.com/x". */
 export function stripScheme(url: string): string {
   return url.replace(/^https?:\/\//i, '');
