@@ -41,7 +41,10 @@ const child = spawn(process.execPath, ['--expose-gc', join(out, 'run.mjs'), ...a
 const forward = (sig) => () => child.kill(sig);
 process.on('SIGINT', forward('SIGINT'));
 process.on('SIGTERM', forward('SIGTERM'));
+// With --profile the compiled files stay, so profile positions can be looked up in them.
+const keepBuild = args.some((a) => a === '--profile' || a.startsWith('--profile='));
+if (keepBuild) process.stderr.write(`compiled benchmark kept in ${out}\n`);
 child.on('exit', (code, signal) => {
-  rmSync(out, { recursive: true, force: true });
+  if (!keepBuild) rmSync(out, { recursive: true, force: true });
   process.exit(code ?? (signal ? 1 : 0));
 });

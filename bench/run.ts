@@ -40,6 +40,12 @@ interface RssSample {
   rss: number;
 }
 
+/** process.memoryUsage() in MB. */
+function memoryMB(): Record<string, number> {
+  const m = process.memoryUsage();
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v / 1e5) / 10]));
+}
+
 function log(args: BenchArgs, msg: string): void {
   if (!args.jsonOnly) process.stderr.write(msg + '\n');
 }
@@ -125,6 +131,11 @@ interface IngestResult {
   crawlId: string;
   journalBytes: number;
   status: string;
+  problems: string[];
+  /** CPU time of the whole process (main thread, zlib's threads, GC) during the ingest. */
+  cpuMs: number;
+  /** process.memoryUsage() before the ingest, at N/10 URLs and at N URLs. */
+  memory: Record<'start' | 'tenth' | 'n', Record<string, number>>;
 }
 
 /** Phase 1: ingest through the service until N URLs are in, then pause. */
@@ -143,7 +154,11 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
   });
 
   (globalThis as { gc?: () => void }).gc?.();
+  const memoryAtStart = memoryMB();
+  let memoryAtTenth: Record<string, number> | null = null;
+  const tenth = Math.round(args.urls / 10);
   const stopProfile = await startProfile(args.profile, 'ingest');
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   eld.enable();
   await service.start(id);
@@ -152,6 +167,7 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
       const urls = service.get(id).counters.discovered;
       const now = performance.now();
       samples.push({ at: now - t0, urls, rss: process.memoryUsage.rss() });
+      if (memoryAtTenth === null && urls >= tenth) memoryAtTenth = memoryMB();
       if (urls >= args.urls) {
         clearInterval(timer);
         resolve(now);
@@ -162,12 +178,15 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
     }, SAMPLE_MS);
   });
   eld.disable();
+  const cpu = process.cpuUsage(cpu0);
+  const memoryAtN = memoryMB();
   await stopProfile();
   heapSnapshot(args.profile, 'ingest-at-n');
   const tp = performance.now();
   const paused = await service.pause(id);
   const pauseMs = performance.now() - tp;
   if (paused.status !== 'paused') throw new Error(`The ingest crawl is ${paused.status} after pausing; expected paused (was the tail too short?).`);
+  const problems = treeProblems(service, id);
   await service.close();
   const journalBytes = dirBytes(crawlDir(stateDir));
   return {
@@ -180,7 +199,23 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
     crawlId: id,
     journalBytes,
     status: paused.status,
+    problems,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    memory: { start: memoryAtStart, tenth: memoryAtTenth ?? {}, n: memoryAtN },
   };
+}
+
+/** Problem codes on the sitemap tree (the generated sitemaps are clean: any problem is a bench or engine bug). */
+function treeProblems(service: LocalCrawlService, id: string): string[] {
+  const codes: string[] = [];
+  const walk = (parent: string | null) => {
+    for (const node of service.sitemapTree(id, parent)) {
+      for (const p of node.problems) codes.push(p.code);
+      walk(node.id);
+    }
+  };
+  walk(null);
+  return codes;
 }
 
 interface ReopenResult {
@@ -329,12 +364,17 @@ async function main(): Promise<void> {
           inflatedBytes: inflated,
           gzipBytes: gz,
           ingestMs: round(ing.ms),
+          ingestCpuMs: round(ing.cpuMs),
+          memoryMB: ing.memory,
+          loadAverage: os.loadavg().map(round),
           urlsAtPause: ing.urls,
           pauseMs: round(ing.pauseMs),
           eventLoopMaxMs: round(ing.eventLoopMaxMs),
           rssAtTenthMB: round(rssAt(ing.samples, lo) / MB),
           rssAtNMB: round(rssAt(ing.samples, args.urls) / MB),
           journalBytes: ing.journalBytes,
+          sitemapProblems: ing.problems.length,
+          sitemapProblemCodes: [...new Set(ing.problems)].join(' '),
           tokenizerMs: round(tok.ms),
           tokenizerBytes: tok.bytes,
           reopenFirstRequest: re.firstRequest,

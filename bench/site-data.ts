@@ -127,12 +127,12 @@ export function buildSite(spec: SiteSpec): BuiltSite {
       next++;
     }
     prevStart = start;
-    sitemaps.push(buildUrlset(`/sitemaps/products-${k + 1}.xml.gz`, body));
+    sitemaps.push(buildUrlset(`/sitemap-products-${k + 1}.xml.gz`, body));
   }
 
   const tailBody: string[] = [];
   for (let i = 0; i < spec.tail; i++) tailBody.push(entryXml(origin, `/late/arrival-${i}`, i));
-  const tail = buildUrlset('/sitemaps/tail.xml.gz', tailBody);
+  const tail = buildUrlset('/sitemap-tail.xml.gz', tailBody);
 
   let index = '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
   for (const s of [...sitemaps, tail]) {

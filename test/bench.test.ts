@@ -49,7 +49,8 @@ describe('npm run bench', () => {
 
     // The counts are exact: every measured URL in, the pause inside the tail, every page fetched once.
     assert.ok((d.urlsAtPause as number) >= 20_000 && (d.urlsAtPause as number) < 20_000 + (d.tail as number));
-    assert.equal(d.reopenFirstRequest, '/sitemaps/tail.xml.gz', 'the resumed crawl goes on with the sitemap it was reading');
+    assert.equal(d.sitemapProblems, 0, `problems on the sitemap tree: ${d.sitemapProblemCodes}`);
+    assert.equal(d.reopenFirstRequest, '/sitemap-tail.xml.gz', 'the resumed crawl goes on with the sitemap it was reading');
     assert.equal(d.finishedUrls, 20_000 + (d.tail as number));
     assert.equal(d.csvRows, 20_000 + (d.tail as number));
     assert.equal(d.pagesFetched, 500);
