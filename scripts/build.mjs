@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Builds everything into dist/: Electron main (ESM), the preload (ONE sandbox-safe CJS file), the
 // headless CLI and browser mode (ESM, Node), then the renderer with vite (its own config).
-//   node scripts/build.mjs [--no-renderer] [--only main,preload,cli,web,renderer] [--dev]
+//   node scripts/build.mjs [--no-renderer] [--only main,preload,cli,web,renderer] [--dev] [--outdir DIR]
+// --outdir puts the Electron/Node bundles in DIR/electron instead of dist/electron (tests build
+// privately so they never race another build of dist/).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -14,6 +16,9 @@ const dev = argv.includes('--dev');
 const onlyArg = argv.find((a) => a.startsWith('--only'));
 const onlyValue = onlyArg?.includes('=') ? onlyArg.split('=')[1] : onlyArg ? argv[argv.indexOf(onlyArg) + 1] : null;
 const only = onlyValue ? new Set(onlyValue.split(',')) : null;
+const outIndex = argv.indexOf('--outdir');
+const outDir = outIndex >= 0 ? argv[outIndex + 1] : 'dist';
+const out = (file) => join(outDir, 'electron', file);
 const wanted = (name) => (only ? only.has(name) : !(name === 'renderer' && argv.includes('--no-renderer')));
 
 // Bundled CJS dependencies may `require` Node built-ins; give ESM output a real `require`.
@@ -37,7 +42,7 @@ const targets = {
   main: {
     ...common,
     entryPoints: ['electron/main/index.ts'],
-    outfile: 'dist/electron/main.js',
+    outfile: out('main.js'),
     platform: 'node',
     format: 'esm',
     target: 'node22',
@@ -48,7 +53,7 @@ const targets = {
   preload: {
     ...common,
     entryPoints: ['electron/preload/index.ts'],
-    outfile: 'dist/electron/preload.cjs',
+    outfile: out('preload.cjs'),
     platform: 'browser',
     format: 'cjs',
     target: 'chrome140',
@@ -57,7 +62,7 @@ const targets = {
   cli: {
     ...common,
     entryPoints: ['electron/cli.ts'],
-    outfile: 'dist/electron/cli.js',
+    outfile: out('cli.js'),
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -66,7 +71,7 @@ const targets = {
   web: {
     ...common,
     entryPoints: ['electron/web.ts'],
-    outfile: 'dist/electron/web.js',
+    outfile: out('web.js'),
     platform: 'node',
     format: 'esm',
     target: 'node20',

@@ -1,17 +1,20 @@
 /**
- * Boots the BUILT main process (dist/electron/main.js, as packaged) in plain Node against a fake
+ * Boots the BUILT main process (main.js as packaged, built to a temp dir) in plain Node against a fake
  * 'electron' module (test/electron/fake-electron): checks the wiring of electron/main/index.ts with
  * the real CrawlService — the window's options, the IPC handler, app://, the menu, quit.
  */
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+const register = fileURLToPath(new URL('./fake-electron/register.mjs', import.meta.url));
+/** A private build (never racing another build of dist/): <out>/electron/main.js, <out>/renderer/. */
+let out = '';
 
 interface Report {
   calls: string[];
@@ -31,7 +34,7 @@ async function boot(env: Record<string, string> = {}): Promise<Report> {
   try {
     const res = spawnSync(
       process.execPath,
-      ['--import', './test/electron/fake-electron/register.mjs', 'dist/electron/main.js'],
+      ['--import', register, join(out, 'electron', 'main.js')],
       {
         cwd: root,
         encoding: 'utf8',
@@ -48,10 +51,14 @@ async function boot(env: Record<string, string> = {}): Promise<Report> {
 }
 
 describe('built main process (fake Electron, real service)', () => {
-  before(() => {
-    const built = spawnSync(process.execPath, ['scripts/build.mjs', '--only', 'main'], { cwd: root, encoding: 'utf8' });
+  before(async () => {
+    out = await mkdtemp(join(tmpdir(), 'spinneret-main-build-'));
+    const built = spawnSync(process.execPath, ['scripts/build.mjs', '--only', 'main', '--outdir', out], { cwd: root, encoding: 'utf8' });
     assert.equal(built.status, 0, built.stderr);
+    await mkdir(join(out, 'renderer'));
+    await writeFile(join(out, 'renderer', 'index.html'), '<!doctype html><title>Spinneret</title>');
   });
+  after(() => rm(out, { recursive: true, force: true }));
 
   it('boots: secure window, app:// with CSP, IPC with sender check, menu, checkpoint on quit', async () => {
     const r = await boot();
@@ -70,16 +77,15 @@ describe('built main process (fake Electron, real service)', () => {
     assert.equal(w.webPreferences.contextIsolation, true);
     assert.equal(w.webPreferences.sandbox, true);
     assert.equal(w.webPreferences.nodeIntegration, false);
-    assert.match(String(w.webPreferences.preload), /dist[\\/]electron[\\/]preload\.cjs$/);
+    assert.equal(w.webPreferences.preload, join(out, 'electron', 'preload.cjs'));
 
     assert.deepEqual(r.ipc.ours, { ok: true, value: [] });
     assert.equal(r.ipc.created.ok, true);
     assert.equal(r.ipc.foreign.ok, false);
     assert.equal(r.ipc.foreign.error?.code, 'FORBIDDEN_SENDER');
     assert.equal(r.ipc.bad.error?.code, 'INVALID_ARGS');
-    assert.ok(r.protocol.page, 'app:// answered');
-    if (r.protocol.page.status === 200) assert.match(String(r.protocol.page.csp), /default-src 'none'/);
-    else assert.equal(r.protocol.page.status, 404, 'only when the renderer is not built');
+    assert.equal(r.protocol.page?.status, 200, 'app:// serves the renderer beside main');
+    assert.match(String(r.protocol.page?.csp), /default-src 'none'/);
 
     assert.deepEqual(r.menu, ['&File', '&Edit', '&View', 'windowMenu', 'help']);
     assert.ok(r.events.some((e) => e.channel === 'spinneret:event' && e.event === 'menuCommand'));

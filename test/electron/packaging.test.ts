@@ -94,9 +94,10 @@ describe('icons', () => {
 
 describe('preload bundle', () => {
   it('is one CJS file that exposes exactly the contract, and no ipcRenderer', async () => {
-    const res = spawnSync(process.execPath, ['scripts/build.mjs', '--only', 'preload'], { cwd: root, encoding: 'utf8' });
+    const out = await mkdtemp(join(tmpdir(), 'spinneret-preload-'));
+    const res = spawnSync(process.execPath, ['scripts/build.mjs', '--only', 'preload', '--outdir', out], { cwd: root, encoding: 'utf8' });
+    const code = await readFile(join(out, 'electron', 'preload.cjs'), 'utf8').finally(() => rm(out, { recursive: true, force: true }));
     assert.equal(res.status, 0, res.stderr);
-    const code = await readFile(join(root, 'dist', 'electron', 'preload.cjs'), 'utf8');
     const required: string[] = [];
     const exposed: Record<string, unknown> = {};
     const sent: unknown[][] = [];
