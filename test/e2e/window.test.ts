@@ -77,6 +77,7 @@ test('new crawl form: validation as you type, then create and start', { skip: sk
   await page.fill('#f-timeoutMs', '1000');
   await page.fill('#f-retries', '1');
   await page.fill('#f-name', 'Test site');
+  await page.evaluate(`document.querySelector('.page-scroll').scrollTop = 0`);
   await screenshot(page, 'new-crawl');
   await page.click('[data-testid=create-start]');
   await waitFor('the crawl to run', async () => (await statusOf(page)) === 'running' || (await statusOf(page)) === 'finished');
@@ -201,6 +202,9 @@ test('the errors view lists what went wrong with the URL and the reason', { skip
   const row = page.locator('[data-testid=log-table] .vrow', { has: page.locator(`a[title="${missing}"]`) });
   await waitFor('the 404 sitemap in the log', () => row.count(), 10_000);
   assert.match(await row.first().innerText(), /404/);
+  await row.first().click();
+  await page.waitForSelector('[data-testid=log-detail]');
+  assert.match(await text(page, '[data-testid=log-detail]'), /404/);
   await screenshot(page, 'errors');
 });
 

@@ -5,7 +5,7 @@ import { actionsFor, toggleAction } from '../../renderer/src/logic/actions.js';
 import { applyProgress, displayName, removeCrawl, upsertCrawl } from '../../renderer/src/logic/crawls.js';
 import { appendPoint, MAX_POINTS, thin } from '../../renderer/src/logic/history.js';
 import { etaSeconds, fetchProgress, overallProgress, sitemapProgress } from '../../renderer/src/logic/progress.js';
-import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks } from '../../renderer/src/logic/chart.js';
+import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks, timeLabel } from '../../renderer/src/logic/chart.js';
 
 function crawl(id: string, extra: Partial<CrawlSummary> = {}): CrawlSummary {
   return {
@@ -114,4 +114,12 @@ test('donut arcs: a part is one ring segment, a whole ring is drawn as two close
   assert.equal((full.match(/A/g) ?? []).length, 4);
   assert.equal((full.match(/Z/g) ?? []).length, 2, 'outer and inner circles, so the middle stays empty');
   assert.match(full, /A50,50 0 1 1 50,100 A50,50 0 1 1 50,0 Z/);
+});
+
+test('time axis: seconds since the start for short series, clock time for long ones', () => {
+  const clock = (ms: number) => `clock ${ms}`;
+  assert.equal(timeLabel(1000, 1000, 3000, clock), '0s');
+  assert.equal(timeLabel(1800, 1000, 3000, clock), '0.8s');
+  assert.equal(timeLabel(46_000, 1000, 50_000, clock), '45s');
+  assert.equal(timeLabel(61_000, 1000, 61_000, clock), 'clock 61000');
 });

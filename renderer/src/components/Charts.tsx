@@ -1,7 +1,7 @@
 /** The overview's charts, drawn as inline SVG: horizontal bars, a donut, and a time series. */
 import { useMemo } from 'react';
-import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks } from '../logic/chart.js';
-import { formatClock, formatCompact, formatCount, formatPercent } from '../logic/format.js';
+import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks, timeLabel } from '../logic/chart.js';
+import { formatCompact, formatCount, formatPercent } from '../logic/format.js';
 import type { HistoryPoint } from '../logic/history.js';
 
 export interface BarDatum {
@@ -118,7 +118,7 @@ export function DiscoveryChart({ points, width, height = 180 }: { points: Histor
               textAnchor={i === 0 ? 'start' : i === 2 ? 'end' : 'middle'}
               className="axis"
             >
-              {formatClock(t)}
+              {timeLabel(t, model.domain.x0, model.domain.x1)}
             </text>
           ))}
       </g>

@@ -1,4 +1,5 @@
 /** Scales and paths for the small inline-SVG charts. */
+import { formatClock } from './format.js';
 
 /** The smallest "nice" number (1, 2, 2.5, 5 × 10^k) at or above n. */
 export function niceCeil(n: number): number {
@@ -84,3 +85,14 @@ export function arcPath(start: number, end: number, size: number, thickness: num
 function round(n: number): number {
   return Math.round(n * 100) / 100;
 }
+
+/**
+ * An x-axis label for a time series: the clock time, or seconds since the first point when the
+ * whole series spans under a minute (three identical clock times would say nothing).
+ */
+export function timeLabel(t: number, x0: number, x1: number, clock: (ms: number) => string = formatClock): string {
+  if (x1 - x0 >= 60_000) return clock(t);
+  const s = (t - x0) / 1000;
+  return `${s < 10 && s > 0 ? Math.round(s * 10) / 10 : Math.round(s)}s`;
+}
+

@@ -9,10 +9,10 @@ import { getApi, setFilter, setTab, useApp } from '../store/app-store.js';
 import { emptyFilter } from '../logic/url-query.js';
 
 const COLUMNS: Column[] = [
-  { id: 'at', label: 'Time', width: 146 },
-  { id: 'level', label: 'Level', width: 70 },
-  { id: 'code', label: 'Code', width: 180 },
-  { id: 'url', label: 'URL', width: 320 },
+  { id: 'at', label: 'Time', width: 150 },
+  { id: 'level', label: 'Level', width: 66 },
+  { id: 'code', label: 'Code', width: 170 },
+  { id: 'url', label: 'URL', width: 290 },
   { id: 'message', label: 'Reason', width: 300, grow: true },
 ];
 
