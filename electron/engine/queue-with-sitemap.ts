@@ -89,22 +89,31 @@ export class RequestQueueWithSitemap {
   }
 
   private async moveBatch(): Promise<void> {
-    for (let moved = 0; moved < this.batchSize && this.queue.pendingCount() < this.batchSize; moved++) {
-      const init = await this.list.fetchNext();
-      if (init === null) return;
-      const uniqueKey = init.uniqueKey ?? tryUniqueKey(init.url);
-      if (uniqueKey === null) {
-        this.nInvalid++;
-        this.onInvalid?.(init);
-        continue;
-      }
-      init.uniqueKey = uniqueKey;
-      const decision = this.filter ? this.filter(init) : 'queued';
-      if (decision === 'skip') {
-        this.nSkipped++;
-        continue;
-      }
-      this.queue.addRequest(init, { handled: decision === 'listed' });
+    let moved = 0;
+    while (moved < this.batchSize && this.queue.pendingCount() < this.batchSize) {
+      // Each entry adds at most one pending request: asking for no more than the room left keeps
+      // the result the same as taking them one by one, with one await per batch instead of per entry.
+      const room = Math.min(this.batchSize - moved, this.batchSize - this.queue.pendingCount());
+      const inits = await this.list.fetchNextBatch(room);
+      if (inits.length === 0) return;
+      moved += inits.length;
+      for (const init of inits) this.admit(init);
     }
+  }
+
+  private admit(init: RequestInit): void {
+    const uniqueKey = init.uniqueKey ?? tryUniqueKey(init.url);
+    if (uniqueKey === null) {
+      this.nInvalid++;
+      this.onInvalid?.(init);
+      return;
+    }
+    init.uniqueKey = uniqueKey;
+    const decision = this.filter ? this.filter(init) : 'queued';
+    if (decision === 'skip') {
+      this.nSkipped++;
+      return;
+    }
+    this.queue.addRequest(init, { handled: decision === 'listed' });
   }
 }

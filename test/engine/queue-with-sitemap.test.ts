@@ -35,6 +35,11 @@ function fakeList(inits: RequestInit[]) {
   const list = {
     taken: () => i,
     fetchNext: async () => (i < inits.length ? inits[i++]! : null),
+    fetchNextBatch: async (max: number) => {
+      const out = inits.slice(i, i + max);
+      i += out.length;
+      return out;
+    },
     isFinished: async () => i >= inits.length,
     isEmpty: async () => i >= inits.length,
   };
