@@ -4,7 +4,7 @@
  * either live from the crawler's hooks or by replaying the journal. Both paths go through the same
  * methods here, so a replayed crawl is the crawl that was journalled.
  */
-import type { CrawlLogEntry, RequestSource, SitemapNode, UrlResult } from '../../shared/model.js';
+import type { SitemapNode, UrlResult } from '../../shared/model.js';
 import { MemoryRequestQueue } from '../engine/request-queue.js';
 import type { CrawlerCheckpoint, Request } from '../engine/types.js';
 import { FromTable } from './from-table.js';
@@ -167,22 +167,5 @@ export class CrawlData {
   /** Live: a node changed; returns true when it is new to the tree. */
   node(node: SitemapNode): boolean {
     return this.tree.upsert(node);
-  }
-
-  /** Live/replay-independent: the FROM ref for a sitemap URL, adding it (returns [ref, isNew]). */
-  sitemapRef(text: string): { ref: number; added: boolean } {
-    const n = this.froms.find(text);
-    if (n >= 0) return { ref: n, added: false };
-    return { ref: this.froms.add(text), added: true };
-  }
-
-  /** Live: logs seen so far. */
-  get logCount(): number {
-    return this.logOffsets.length;
-  }
-
-  /** For live use: the latest log entries are not kept as objects; read them through the journal. */
-  static isLogEntry(x: unknown): x is CrawlLogEntry {
-    return typeof x === 'object' && x !== null && typeof (x as CrawlLogEntry).code === 'string';
   }
 }

@@ -371,8 +371,12 @@ export class CrawlRuntime {
 
   /** The FROM entry of a text, journalling it when new. */
   private sitemapRef(text: string): number {
-    const { ref, added } = this.data.sitemapRef(text);
-    if (added) this.writer!.append('[5,' + ref + ',' + JSON.stringify(text) + ']\n');
+    const froms = this.data.froms;
+    let ref = froms.find(text);
+    if (ref < 0) {
+      ref = froms.add(text);
+      this.writer!.append('[5,' + ref + ',' + JSON.stringify(text) + ']\n');
+    }
     return ref;
   }
 

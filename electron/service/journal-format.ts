@@ -80,7 +80,7 @@ export function encodeAdmit(
   userData: Record<string, unknown> | undefined,
 ): string {
   const s = SOURCES.indexOf(source) + (listed ? LISTED_FLAG : 0);
-  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + JSON.stringify(url);
+  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + jsonString(url);
   let extra = entryExtra(entry);
   if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
   if (label !== undefined) (extra ??= {}).l = label;
@@ -103,12 +103,27 @@ function entryExtra(entry: SitemapUrlEntry | undefined): AdmitExtra | undefined 
 /** `,lastmod,changefreq,priority,extra` with placeholders for absent fields and trailing absents dropped. */
 function encodeTail(entry: SitemapUrlEntry | undefined, extra: AdmitExtra | undefined): string {
   // 0 stands for an absent lastmod/changefreq, null for an absent priority (0.0 is a real priority).
-  const tail: unknown[] = [entry?.lastmod ?? 0, entry?.changefreq ?? 0, entry?.priority ?? null, extra];
-  let n = tail.length;
-  while (n > 0 && (tail[n - 1] === undefined || tail[n - 1] === null || (n <= 2 && tail[n - 1] === 0))) n--;
-  let out = '';
-  for (let i = 0; i < n; i++) out += ',' + JSON.stringify(tail[i] ?? null);
-  return out;
+  const lastmod = entry?.lastmod;
+  const changefreq = entry?.changefreq;
+  const priority = entry?.priority;
+  const hasPriority = priority !== undefined && Number.isFinite(priority);
+  const lm = lastmod !== undefined ? jsonString(lastmod) : '0';
+  if (extra) {
+    const cf = changefreq !== undefined ? jsonString(changefreq) : '0';
+    return ',' + lm + ',' + cf + ',' + (hasPriority ? String(priority) : 'null') + ',' + JSON.stringify(extra);
+  }
+  if (hasPriority) return ',' + lm + ',' + (changefreq !== undefined ? jsonString(changefreq) : '0') + ',' + String(priority);
+  if (changefreq !== undefined) return ',' + lm + ',' + jsonString(changefreq);
+  if (lastmod !== undefined) return ',' + lm;
+  return '';
+}
+
+/** A string that needs no escaping in JSON (no quote, backslash, control character or surrogate). */
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** JSON.stringify of a string, faster for the common plain ones (URLs, dates). */
+export function jsonString(s: string): string {
+  return PLAIN.test(s) ? '"' + s + '"' : JSON.stringify(s);
 }
 
 /** Decodes a parsed ADMIT array. */

@@ -19,14 +19,18 @@ export interface JournalFaults {
   beforeWrite?(path: string, bytes: number): void;
 }
 
+/** Initial (and resting) size of the batch buffer. */
+const BUFFER_BYTES = 1 << 20;
+
 export class JournalWriter {
   private fd: number;
   /** Bytes in the file that belong to complete batches. */
   private written: number;
-  private lines: string[] = [];
-  /** File offset of each pending line. */
-  private offsets: number[] = [];
-  private pendingBytes = 0;
+  /** The batch being built: UTF-8 lines, encoded as they are appended (no string kept per line). */
+  private buf: Buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private used = 0;
+  /** Start of each pending line within `buf`. */
+  private starts: number[] = [];
   /** Set when a failed write could not be undone: nothing more is written by this writer. */
   private broken: ServiceError | null = null;
   private closed = false;
@@ -61,7 +65,7 @@ export class JournalWriter {
 
   /** Offset the next appended line will have. */
   get size(): number {
-    return this.written + this.pendingBytes;
+    return this.written + this.used;
   }
 
   /** Bytes of complete batches in the file. */
@@ -71,32 +75,33 @@ export class JournalWriter {
 
   /** Lines waiting for the next flush. */
   get pendingLines(): number {
-    return this.lines.length;
+    return this.starts.length;
   }
 
   get pendingSize(): number {
-    return this.pendingBytes;
+    return this.used;
   }
 
   /** Queues a line (ending in '\n'); returns its file offset. */
   append(line: string): number {
-    const off = this.written + this.pendingBytes;
-    this.lines.push(line);
-    this.offsets.push(off);
-    this.pendingBytes += Buffer.byteLength(line);
-    return off;
+    const at = this.used;
+    this.reserve(line.length * 3); // UTF-16 unit → at most 3 UTF-8 bytes
+    this.used += this.buf.write(line, at, 'utf8');
+    this.starts.push(at);
+    return this.written + at;
   }
 
   /** A line still waiting to be written, by its offset. */
   pendingLineAt(offset: number): string | undefined {
-    const offs = this.offsets;
+    const rel = offset - this.written;
+    const starts = this.starts;
     let lo = 0;
-    let hi = offs.length - 1;
+    let hi = starts.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = offs[mid]!;
-      if (v === offset) return this.lines[mid];
-      if (v < offset) lo = mid + 1;
+      const v = starts[mid]!;
+      if (v === rel) return this.buf.toString('utf8', v, mid + 1 < starts.length ? starts[mid + 1]! : this.used);
+      if (v < rel) lo = mid + 1;
       else hi = mid - 1;
     }
     return undefined;
@@ -110,11 +115,13 @@ export class JournalWriter {
   flush(endLine: string): void {
     if (this.broken) throw this.broken;
     if (this.closed) throw new ServiceError('JOURNAL_WRITE_FAILED', `The journal ${this.path} is closed.`);
-    const data = Buffer.from(this.lines.length ? this.lines.join('') + endLine : endLine, 'utf8');
+    const linesEnd = this.used;
+    this.reserve(endLine.length * 3);
+    const total = linesEnd + this.buf.write(endLine, linesEnd, 'utf8');
     try {
-      this.faults?.beforeWrite?.(this.path, data.length);
+      this.faults?.beforeWrite?.(this.path, total);
       let done = 0;
-      while (done < data.length) done += fs.writeSync(this.fd, data, done, data.length - done);
+      while (done < total) done += fs.writeSync(this.fd, this.buf, done, total - done);
     } catch (err) {
       const e = writeError(this.path, err);
       try {
@@ -124,10 +131,11 @@ export class JournalWriter {
       }
       throw e;
     }
-    this.written += data.length;
-    this.lines = [];
-    this.offsets = [];
-    this.pendingBytes = 0;
+    this.written += total;
+    this.used = 0;
+    this.starts = [];
+    // A batch that grew the buffer (a huge checkpoint) does not keep it.
+    if (this.buf.length > 4 * BUFFER_BYTES) this.buf = Buffer.allocUnsafe(BUFFER_BYTES);
   }
 
   /** fdatasync: what has been written so far survives a power cut once this resolves. */
@@ -147,6 +155,16 @@ export class JournalWriter {
     } catch {
       // Already closed by the OS: nothing left to release.
     }
+  }
+
+  /** Makes room for `bytes` more in the batch buffer. */
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.used + bytes) size *= 2;
+    const bigger = Buffer.allocUnsafe(size);
+    this.buf.copy(bigger, 0, 0, this.used);
+    this.buf = bigger;
   }
 }
 

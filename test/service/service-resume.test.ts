@@ -121,7 +121,7 @@ test('a kill at any batch boundary, or in the middle of a write, resumes to the 
   const dir = tempDir();
   const snapshots: string[] = [];
   // Slow enough that checkpoints land in the middle of the sitemaps and of the pages too.
-  const service = open(dir, plan({ yieldMs: 25, onYield: (n) => {
+  const service = open(dir, plan({ yieldMs: 25, onYield: () => {
     snapshots.push(snapshotDir(dir));
   } }));
   const id = service.create({ settings: { startUrl: ORIGIN + '/' } }).id;
