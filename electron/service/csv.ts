@@ -58,21 +58,22 @@ export interface CsvWriter {
   readonly rows: number;
 }
 
-// A spreadsheet runs a cell beginning with one of these as a formula (or, for tab/CR, may shift it into one).
-const FORMULA_START = /^[=+\-@\t\r]/;
-
 /**
- * Prefixes `'` to a cell that a spreadsheet would read as a formula. Harmless cells that merely look
- * numeric ("-5 °C") are guarded too: any rule that lets some `-` cells through can be gamed.
+ * Prefixes `'` to a cell that a spreadsheet would read as a formula: one beginning with = + - @, or
+ * tab/CR (which may shift it into one). Harmless cells that merely look numeric ("-5 °C") are
+ * guarded too: any rule that lets some `-` cells through can be gamed.
+ * A character test, not a regex: it runs on every cell of every row (19 per URL).
  */
 export function guardCell(cell: string): string {
-  return FORMULA_START.test(cell) ? `'${cell}` : cell;
+  const c = cell.charCodeAt(0);
+  return c === 61 /* = */ || c === 43 /* + */ || c === 45 /* - */ || c === 64 /* @ */ || c === 9 || c === 13 ? `'${cell}` : cell;
 }
 
 const text = (v: string | number | undefined | null): string => (v === undefined || v === null ? '' : String(v));
 
 /** Sitemap alternates first, then the page's own hreflang links not already listed. */
 function hreflangOf(entry?: SitemapUrlEntry, result?: UrlResult): HreflangAlternate[] {
+  if (!entry?.alternates?.length && !result?.hreflang?.length) return [];
   const all = [...(entry?.alternates ?? []), ...(result?.hreflang ?? [])];
   const seen = new Set<string>();
   return all.filter((a) => {
@@ -88,30 +89,33 @@ export function toCsvCells(rec: ExportRecord): string[] {
   const { row, entry, result } = rec;
   const error = row.error ?? result?.error;
   const blocked = row.blockedByRobots ?? result?.blockedByRobots ?? row.state === 'blocked';
-  const cells: Record<CsvColumn, string> = {
-    url: row.url,
-    source: row.source,
-    depth: text(row.depth),
-    discovered_from: text(row.discoveredFrom),
-    in_sitemaps: row.inSitemaps.join(MULTI_VALUE_SEPARATOR),
-    lastmod: text(row.lastmod ?? entry?.lastmod),
-    changefreq: text(row.changefreq ?? entry?.changefreq),
-    priority: text(row.priority ?? entry?.priority),
-    hreflang: hreflangOf(entry, result)
-      .map((a) => `${a.lang}=${a.href}`)
-      .join(MULTI_VALUE_SEPARATOR),
-    images: (entry?.images ?? []).map((i) => i.loc).join(MULTI_VALUE_SEPARATOR),
-    status: text(row.status ?? result?.status),
-    content_type: text(row.contentType ?? result?.contentType),
-    redirect_to: text(row.redirectTo ?? result?.redirectTo),
-    canonical: text(row.canonical ?? result?.canonical),
-    meta_robots: text(result?.metaRobots),
-    x_robots_tag: text(result?.xRobotsTag),
-    title: text(row.title ?? result?.title),
-    blocked_by_robots: blocked ? 'true' : 'false',
-    error: error ? `${error.code}: ${error.message}` : '',
-  };
-  return CSV_COLUMNS.map((c) => guardCell(cells[c]));
+  // In CSV_COLUMNS order (checked by the tests), built straight into the array: this runs once per
+  // exported URL, and an intermediate object per row was a tenth of the export's time.
+  return [
+    guardCell(row.url),
+    guardCell(row.source),
+    guardCell(text(row.depth)),
+    guardCell(text(row.discoveredFrom)),
+    guardCell(row.inSitemaps.join(MULTI_VALUE_SEPARATOR)),
+    guardCell(text(row.lastmod ?? entry?.lastmod)),
+    guardCell(text(row.changefreq ?? entry?.changefreq)),
+    guardCell(text(row.priority ?? entry?.priority)),
+    guardCell(
+      hreflangOf(entry, result)
+        .map((a) => `${a.lang}=${a.href}`)
+        .join(MULTI_VALUE_SEPARATOR),
+    ),
+    guardCell(entry?.images?.length ? entry.images.map((i) => i.loc).join(MULTI_VALUE_SEPARATOR) : ''),
+    guardCell(text(row.status ?? result?.status)),
+    guardCell(text(row.contentType ?? result?.contentType)),
+    guardCell(text(row.redirectTo ?? result?.redirectTo)),
+    guardCell(text(row.canonical ?? result?.canonical)),
+    guardCell(text(result?.metaRobots)),
+    guardCell(text(result?.xRobotsTag)),
+    guardCell(text(row.title ?? result?.title)),
+    blocked ? 'true' : 'false',
+    guardCell(error ? `${error.code}: ${error.message}` : ''),
+  ];
 }
 
 /** Streams ExportRecords to `out` as CSV (header first, even with zero rows), honouring backpressure. */
