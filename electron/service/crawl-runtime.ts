@@ -213,6 +213,11 @@ export class CrawlRuntime {
     return running ?? undefined;
   }
 
+  /** Size of the latest checkpoint as JSON (a tree of thousands of sitemaps makes it big). */
+  checkpointBytes(): number {
+    return this.lastCpJson.length;
+  }
+
   /** Requests being fetched right now. */
   inFlight(): number {
     return this.runPromise && this.crawler ? this.crawler.inFlight() : 0;

@@ -70,6 +70,8 @@ interface Live {
   lastRate: number;
   cpTimer: NodeJS.Timeout | null;
   cpBusy: Promise<void> | null;
+  /** When the checkpoint was last copied to the catalog. */
+  cpStoredAt: number;
   lastUsed: number;
   lastVersion: number;
   lastInFlight: number;
@@ -434,6 +436,11 @@ class Service implements LocalCrawlService {
   /** Copies a running crawl's checkpoint and counters to the catalog (after fsync). */
   private storeCheckpoint(id: string, l: Live): Promise<void> {
     if (l.cpBusy || !l.run) return l.cpBusy ?? Promise.resolve();
+    // The catalog file is rewritten whole: a big checkpoint (thousands of sitemaps) is copied less
+    // often. The journal has every checkpoint anyway; this copy is for the catalog's own view.
+    const every = this.opts.checkpointIntervalMs ?? 5000;
+    const factor = Math.max(1, Math.floor(l.runtime.checkpointBytes() / (256 * 1024)));
+    if (this.now() - l.cpStoredAt < every * (factor - 0.5)) return Promise.resolve();
     l.cpBusy = (async () => {
       try {
         const cp = await l.runtime.durableCheckpoint();
@@ -442,6 +449,7 @@ class Service implements LocalCrawlService {
         const next: CatalogEntry = { ...cur, counters: l.runtime.counters(), updatedAt: this.now() };
         if (cp) next.checkpoint = cp;
         this.catalog.put(next, { meta: false });
+        l.cpStoredAt = this.now();
         if (cp) this.opts.onCheckpoint?.(id, cp.position);
       } catch {
         // A failing journal is reported through onWriteFailure; the next attempt comes with the timer.
@@ -513,6 +521,7 @@ class Service implements LocalCrawlService {
       progress: undefined as never,
       cpTimer: null,
       cpBusy: null,
+      cpStoredAt: 0,
       lastUsed: this.now(),
       lastVersion: -1,
       lastInFlight: -1,
