@@ -40,7 +40,7 @@ export function formatSummary(s: CrawlSummary): string {
     `  sitemaps          ${c.sitemaps.total} (${c.sitemaps.failed} failed)`,
   ];
   if (seconds > 0) lines.push(`  time              ${seconds.toFixed(1)} s`);
-  if (s.error) lines.push(`  ${s.error.code}: ${s.error.message}`);
+  if (s.error && s.status !== 'failed') lines.push(`  ${s.error.code}: ${s.error.message}`);
   return lines.join('\n');
 }
 

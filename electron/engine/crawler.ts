@@ -277,8 +277,10 @@ export class Crawler {
     const id = toUniqueKey(robotsUrl);
     if (saved?.outcome === 'disallow-all' && saved.status === undefined) {
       // No HTTP answer at all: the host itself is unreachable, so there is nothing to crawl.
-      const why = this.robotsProblems.get(originOf(start))?.[0]?.message ?? 'no answer';
-      throw new EngineError('START_UNREACHABLE', `${start} could not be reached: ${why}`);
+      throw new EngineError(
+        'START_UNREACHABLE',
+        `The site at ${originOf(start)} did not answer (not even ${robotsUrl}). Check the address and your connection, then start the crawl again.`,
+      );
     }
     const sitemaps = robots?.sitemaps ?? [];
     this.emitNode({
