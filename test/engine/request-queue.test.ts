@@ -275,6 +275,26 @@ test('holds many URLs across arena chunks and table growth without losing any', 
   assert.equal(count, n);
 });
 
+test('compact: StringIndex shares directory prefixes, and past their cap still finds every string it interned', () => {
+  const idx = new StringIndex({ sharePrefixes: true });
+  const urls: string[] = [];
+  for (let i = 0; i < 6000; i++) urls.push(`https://h.test/d${i}/page`); // more unique directories than the cap
+  for (let i = 0; i < 3000; i++) urls.push(`https://h.test/shared/dir/item-${i}?back=/a/b`);
+  for (let i = 0; i < 100; i++) urls.push(`https://h.test/root-${i}`);
+  urls.push('https://h.test/a/', 'not a url', 'https://other.test/d9999/x', 'https://h.test/shared/dir/');
+  urls.forEach((u, i) => assert.equal(idx.intern(u), i, u));
+  urls.forEach((u, i) => {
+    assert.equal(idx.find(u), i, u);
+    assert.equal(idx.get(i), u);
+    assert.equal(idx.intern(u), i);
+    assert.equal(idx.added, false, u);
+  });
+  assert.equal(idx.find('https://h.test/d7000/page'), -1);
+  assert.equal(idx.find('https://h.test/shared/dir/item-x'), -1);
+  assert.equal(idx.find('https://new.test/a/b'), -1);
+  assert.equal(idx.find('https://h.test/d1/other'), -1);
+});
+
 test('compact: StringIndex interns, finds and survives rehashing; ring works at both ends', () => {
   const idx = new StringIndex();
   for (let i = 0; i < 5000; i++) assert.equal(idx.intern(`k${i}`), i);

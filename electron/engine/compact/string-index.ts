@@ -3,9 +3,14 @@
  * offsets/lengths/hashes in typed columns, and an open-addressing hash table of ids.
  * Equal hashes are verified against the stored bytes, so collisions never merge two strings.
  *
- * With `sharePrefixes`, a URL-like string is split at the end of its origin (`https://host:port`):
- * the origin is interned once in a small table and only the rest goes into the arena. A crawl's
- * URLs share a handful of origins, so this saves 20–30 bytes per URL.
+ * With `sharePrefixes`, a URL-like string is split after its directory (`https://host:port/a/b/`),
+ * or else at the end of its origin (`https://host:port`): the prefix is interned once in a small table
+ * and only the rest goes into the arena. A crawl's URLs share a handful of origins and, in sitemaps,
+ * long directory paths (`/products/garden-tools/`), so this saves 20–50 bytes per URL. Directory
+ * prefixes are capped (unique directories, like `/p/123/`, would otherwise fill the table for
+ * nothing); past the cap new directories fall back to their origin.
+ * The choice is stable: a prefix once known stays known, and room only shrinks, so `find` makes the
+ * choice `intern` made for the same string.
  */
 import { ByteArena } from './byte-arena.js';
 import { ensureCapacity } from './typed-growth.js';
@@ -14,6 +19,8 @@ import { ensureCapacity } from './typed-growth.js';
 const MAX_LOAD = 0.6;
 /** Prefix ids are Uint16; 0 means "stored whole". */
 const MAX_PREFIXES = 0xffff;
+/** Directory prefixes added at most (origins have the rest of the table). */
+const MAX_DIR_PREFIXES = 4096;
 /** Lengths are Uint16; this value means "look in longLengths". */
 const LONG = 0xffff;
 
@@ -27,9 +34,12 @@ export class StringIndex {
   private prefixRefs = new Uint16Array(0);
   private readonly prefixIds = new Map<string, number>();
   private readonly prefixes: string[] = [''];
-  /** URLs come in runs from one origin: remember the last one. */
-  private lastPrefix = '';
-  private lastPrefixRef = 0;
+  private dirPrefixes = 0;
+  /** URLs come in runs from one directory / origin: remember the last one of each. */
+  private lastDir = '';
+  private lastDirRef = 0;
+  private lastOrigin = '';
+  private lastOriginRef = 0;
   /** id + 1 per slot; 0 = empty. */
   private table = new Int32Array(1024);
   private mask = 1023;
@@ -136,31 +146,56 @@ export class StringIndex {
   }
 
   /**
-   * The prefix id of `s`: its origin's id, or 0 to store it whole (not URL-like, or the prefix
-   * table is full — then that origin never gets an id, so the choice is stable). When `add` is
-   * false and the origin is unknown, -1: `s` cannot be interned.
+   * The prefix id of `s`: its directory's id, else its origin's, or 0 to store it whole (not
+   * URL-like, or no room left for its prefix — then that prefix never gets an id, so the choice is
+   * stable). When `add` is false and `s` cannot have been interned (its prefix would have been
+   * added), -1.
    */
   private prefixOf(s: string, add: boolean): number {
     if (!this.sharePrefixes) return 0;
-    const last = this.lastPrefix;
-    if (last !== '' && s.length > last.length && s.charCodeAt(last.length) === 47 /* / */ && s.startsWith(last)) {
-      return this.lastPrefixRef;
-    }
     const sep = s.indexOf('://');
     if (sep <= 0 || sep > 16) return 0;
-    const end = s.indexOf('/', sep + 3);
-    if (end < 0) return 0;
-    const prefix = s.slice(0, end);
-    let ref = this.prefixIds.get(prefix);
+    const originEnd = s.indexOf('/', sep + 3);
+    if (originEnd < 0) return 0;
+    const q = s.indexOf('?', originEnd);
+    const dirEnd = s.lastIndexOf('/', q === -1 ? s.length - 1 : q - 1);
+    if (dirEnd > originEnd) {
+      const dirLen = dirEnd + 1;
+      const last = this.lastDir;
+      if (last.length === dirLen && s.startsWith(last)) return this.lastDirRef;
+      const dir = s.slice(0, dirLen);
+      let ref = this.prefixIds.get(dir);
+      const room = this.dirPrefixes < MAX_DIR_PREFIXES && this.prefixes.length < MAX_PREFIXES;
+      if (ref === undefined && room) {
+        if (!add) return -1;
+        ref = this.addPrefix(dir);
+        this.dirPrefixes++;
+      }
+      if (ref !== undefined) {
+        this.lastDir = dir;
+        this.lastDirRef = ref;
+        return ref;
+      }
+      // No room for directories: the origin, as below.
+    }
+    const last = this.lastOrigin;
+    if (last.length === originEnd && s.startsWith(last)) return this.lastOriginRef;
+    const origin = s.slice(0, originEnd);
+    let ref = this.prefixIds.get(origin);
     if (ref === undefined) {
       if (this.prefixes.length >= MAX_PREFIXES) return 0;
       if (!add) return -1;
-      ref = this.prefixes.length;
-      this.prefixes.push(prefix);
-      this.prefixIds.set(prefix, ref);
+      ref = this.addPrefix(origin);
     }
-    this.lastPrefix = prefix;
-    this.lastPrefixRef = ref;
+    this.lastOrigin = origin;
+    this.lastOriginRef = ref;
+    return ref;
+  }
+
+  private addPrefix(prefix: string): number {
+    const ref = this.prefixes.length;
+    this.prefixes.push(prefix);
+    this.prefixIds.set(prefix, ref);
     return ref;
   }
 
