@@ -20,10 +20,15 @@ export interface BenchArgs {
   jsonOnly: boolean;
   /** Folder for per-phase CPU profiles and a heap snapshot at N URLs; null: none. */
   profile: string | null;
+  /** Phases to run (ingest always runs); figures of the others are left out. For profiling one phase. */
+  phases: Set<Phase>;
 }
 
+export const PHASES = ['ingest', 'tokenizer', 'reopen', 'pages'] as const;
+export type Phase = (typeof PHASES)[number];
+
 const USAGE =
-  'Usage: npm run bench -- [--urls N] [--pages N] [--tail N] [--host NAME] [--concurrency N] [--keep] [--json-only] [--profile DIR]';
+  'Usage: npm run bench -- [--urls N] [--pages N] [--tail N] [--host NAME] [--concurrency N] [--keep] [--json-only] [--profile DIR] [--only ingest,tokenizer,reopen,pages]';
 
 function whole(name: string, value: string | undefined, min: number): number {
   const n = Number(value?.replace(/_/g, ''));
@@ -33,7 +38,7 @@ function whole(name: string, value: string | undefined, min: number): number {
 
 /** Parses the options; throws with the usage line on a bad one. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  const a: BenchArgs = { urls: 1_000_000, pages: 20_000, tail: -1, host: 'localhost', concurrency: 32, keep: false, jsonOnly: false, profile: null };
+  const a: BenchArgs = { urls: 1_000_000, pages: 20_000, tail: -1, host: 'localhost', concurrency: 32, keep: false, jsonOnly: false, profile: null, phases: new Set(PHASES) };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
@@ -61,6 +66,13 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
       case '--json-only':
         a.jsonOnly = true;
         break;
+      case '--only': {
+        const names = (value() ?? '').split(',').filter(Boolean);
+        const bad = names.find((n) => !(PHASES as readonly string[]).includes(n));
+        if (names.length === 0 || bad !== undefined) throw new Error(`--only takes phases from ${PHASES.join(', ')} (got "${bad ?? ''}"). ${USAGE}`);
+        a.phases = new Set(['ingest', ...names] as Phase[]);
+        break;
+      }
       case '--profile':
         a.profile = value() || null;
         if (!a.profile) throw new Error(`--profile needs a folder. ${USAGE}`);

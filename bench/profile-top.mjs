@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Summarises a V8 .cpuprofile: the functions with the most self time, and the most total time.
 //   node bench/profile-top.mjs FILE.cpuprofile [count=30]
-import { readFileSync } from 'node:fs';
+// When the profiled script is an esbuild bundle still on disk (`--profile` keeps it), self time is
+// also summed per source module, from the `// path` comments esbuild puts at each module's start.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const [file, countArg] = process.argv.slice(2);
 if (!file) {
@@ -51,3 +54,31 @@ const show = (title, m) => {
 };
 show('Self time', self);
 show('Total time', incl);
+
+// Self time per bundled module.
+const modulesOf = new Map();
+function moduleAt(url, line) {
+  if (!url.startsWith('file://')) return url ? url.replace(/^node:/, 'node:') : '(native/VM)';
+  let starts = modulesOf.get(url);
+  if (!starts) {
+    starts = [];
+    const path = fileURLToPath(url);
+    if (existsSync(path)) {
+      readFileSync(path, 'utf8').split('\n').forEach((l, i) => {
+        const m = /^\/\/ ((?:node_modules|electron|bench|shared)\/\S+)$/.exec(l);
+        if (m) starts.push([i, m[1]]);
+      });
+    }
+    modulesOf.set(url, starts);
+  }
+  let name = url.replace(/^.*\//, '');
+  for (const [at, m] of starts) if (at <= line) name = m;
+  return name.replace(/^node_modules\/([^/]+)\/.*$/, 'node_modules/$1');
+}
+const perModule = new Map();
+for (const [id, us] of selfUs) {
+  const f = byId.get(id).callFrame;
+  const m = f.url ? moduleAt(f.url, f.lineNumber) : f.functionName.startsWith('(') ? f.functionName : '(native/VM)';
+  perModule.set(m, (perModule.get(m) ?? 0) + us);
+}
+show('Self time per module', perModule);

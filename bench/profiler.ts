@@ -13,7 +13,12 @@ function post<T>(session: Session, method: string, params?: object): Promise<T> 
   });
 }
 
-/** Starts a CPU profile when `dir` is set; the returned function writes `<dir>/<name>.cpuprofile`. */
+/**
+ * Starts a CPU profile and a sampling heap profile when `dir` is set; the returned function writes
+ * `<dir>/<name>.cpuprofile` and `<dir>/<name>.heapprofile`. The heap profile holds the sampled
+ * allocations still on the heap when it stops, garbage not yet collected included: what the RSS
+ * pays for at that moment, by allocation site.
+ */
 export async function startProfile(dir: string | null, name: string): Promise<() => Promise<void>> {
   if (!dir) return async () => {};
   fs.mkdirSync(dir, { recursive: true });
@@ -21,9 +26,14 @@ export async function startProfile(dir: string | null, name: string): Promise<()
   session.connect();
   await post(session, 'Profiler.enable');
   await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
+  await post(session, 'HeapProfiler.enable');
+  await post(session, 'HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   await post(session, 'Profiler.start');
   return async () => {
+    // The heap first: stopping the CPU profiler allocates (and may collect) plenty.
+    const heap = await post<{ profile: unknown }>(session, 'HeapProfiler.stopSampling');
     const { profile } = await post<{ profile: unknown }>(session, 'Profiler.stop');
+    fs.writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(heap.profile));
     fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   };

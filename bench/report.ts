@@ -52,7 +52,9 @@ export function table(figures: Record<FigureKey, number>): string {
   const rows = FIGURE_KEYS.map((k) => {
     const t = TARGETS[k];
     const unit = t.unit ? ' ' + t.unit : '';
-    return [t.label, fmt(figures[k], t.digits) + unit, (t.kind === 'min' ? '≥ ' : '≤ ') + fmt(t.value, t.digits) + unit, passes(k, figures[k]) ? 'pass' : 'FAIL'];
+    const v = figures[k];
+    if (Number.isNaN(v)) return [t.label, '—', (t.kind === 'min' ? '≥ ' : '≤ ') + fmt(t.value, t.digits) + unit, 'not run'];
+    return [t.label, fmt(v, t.digits) + unit, (t.kind === 'min' ? '≥ ' : '≤ ') + fmt(t.value, t.digits) + unit, passes(k, v) ? 'pass' : 'FAIL'];
   });
   const head = ['figure', 'value', 'target', ''];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { CrawlSettings } from '../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../electron/service/index.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
@@ -32,7 +33,9 @@ const SITE_SERVER = path.join(here, 'site-server' + ext);
 const REOPEN = path.join(here, 'reopen' + ext);
 
 const MB = 1e6;
+/** How often the ingest's URL count is checked; RSS is read every RSS_EVERY-th check (reading it is not free). */
 const SAMPLE_MS = 10;
+const RSS_EVERY = 5;
 
 interface RssSample {
   at: number;
@@ -40,10 +43,14 @@ interface RssSample {
   rss: number;
 }
 
-/** process.memoryUsage() in MB. */
+/** process.memoryUsage() in MB, with the size of each V8 heap space (`space:new_space` …). */
 function memoryMB(): Record<string, number> {
-  const m = process.memoryUsage();
-  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v / 1e5) / 10]));
+  const mb = (v: number) => Math.round(v / 1e5) / 10;
+  const m: Record<string, number> = Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, mb(v)]));
+  for (const sp of getHeapSpaceStatistics()) {
+    if (sp.space_size > 1e6) m[`space:${sp.space_name}`] = mb(sp.space_size);
+  }
+  return m;
 }
 
 function log(args: BenchArgs, msg: string): void {
@@ -162,11 +169,13 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
   const t0 = performance.now();
   eld.enable();
   await service.start(id);
+  let ticks = 0;
   const reached = await new Promise<number>((resolve, reject) => {
     const timer = setInterval(() => {
       const urls = service.get(id).counters.discovered;
       const now = performance.now();
-      samples.push({ at: now - t0, urls, rss: process.memoryUsage.rss() });
+      const crossing = (memoryAtTenth === null && urls >= tenth) || urls >= args.urls;
+      if (crossing || ++ticks % RSS_EVERY === 0) samples.push({ at: now - t0, urls, rss: process.memoryUsage.rss() });
       if (memoryAtTenth === null && urls >= tenth) memoryAtTenth = memoryMB();
       if (urls >= args.urls) {
         clearInterval(timer);
@@ -289,6 +298,12 @@ async function pageCrawl(args: BenchArgs, stateDir: string, origin: string): Pro
   return { fetched, ms, status };
 }
 
+/** Runs one phase after saying so. */
+function phase<T>(args: BenchArgs, name: string, run: () => Promise<T>): Promise<T> {
+  log(args, `${name} …`);
+  return run();
+}
+
 /** RSS at the first sample with at least `urls` URLs in. */
 function rssAt(samples: RssSample[], urls: number): number {
   return (samples.find((s) => s.urls >= urls) ?? samples[samples.length - 1]!).rss;
@@ -312,32 +327,29 @@ async function main(): Promise<void> {
     const ing = await ingest(args, ingestDir, ready.sitemapOrigin);
     log(args, `ingest: ${ing.urls.toLocaleString('en-US')} URLs in ${(ing.ms / 1000).toFixed(2)} s, paused in ${ing.pauseMs.toFixed(0)} ms`);
 
-    log(args, 'bare tokenizer pass …');
-    const tok = await tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path));
-    log(args, `tokenizer: ${(tok.bytes / MB).toFixed(0)} MB in ${(tok.ms / 1000).toFixed(2)} s`);
+    const tok = args.phases.has('tokenizer') ? await phase(args, 'bare tokenizer pass', () => tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path))) : null;
+    if (tok) log(args, `tokenizer: ${(tok.bytes / MB).toFixed(0)} MB in ${(tok.ms / 1000).toFixed(2)} s`);
 
-    log(args, 'reopen …');
-    const re = await reopen(args, ingestDir, ing.crawlId, site.hits);
-    log(args, `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`);
+    const re = args.phases.has('reopen') ? await phase(args, 'reopen', () => reopen(args, ingestDir, ing.crawlId, site.hits)) : null;
+    if (re) log(args, `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`);
 
-    log(args, 'page crawl …');
     site.child.send({ type: 'reset-counts' });
-    const pages = await pageCrawl(args, pagesDir, ready.pageOrigin);
+    const pages = args.phases.has('pages') ? await phase(args, 'page crawl', () => pageCrawl(args, pagesDir, ready.pageOrigin)) : null;
     const counts = await askCounts(site.child);
-    log(args, `pages: ${pages.fetched.toLocaleString('en-US')} fetched (${counts.pageHits} served) in ${(pages.ms / 1000).toFixed(2)} s, ${pages.status}`);
+    if (pages) log(args, `pages: ${pages.fetched.toLocaleString('en-US')} fetched (${counts.pageHits} served) in ${(pages.ms / 1000).toFixed(2)} s, ${pages.status}`);
 
     const lo = Math.round(args.urls / 10);
     const peak = Math.max(...ing.samples.map((s) => s.rss));
     const figures: Record<FigureKey, number> = {
       ingestUrlsPerSec: args.urls / (ing.ms / 1000),
-      ingestShareOfTokenizer: tok.ms / ing.ms,
+      ingestShareOfTokenizer: tok ? tok.ms / ing.ms : NaN,
       peakRssMB: peak / MB,
       rssGrowthMB: (rssAt(ing.samples, args.urls) - rssAt(ing.samples, lo)) / MB,
       journalBytesPerUrl: ing.journalBytes / ing.urls,
-      reopenMs: re.reopenMs,
+      reopenMs: re ? re.reopenMs : NaN,
       eventLoopP99Ms: ing.eventLoopP99Ms,
-      pageCrawlPagesPerSec: pages.fetched / (pages.ms / 1000),
-      csvRowsPerSec: re.csvRows / (re.csvMs / 1000),
+      pageCrawlPagesPerSec: pages ? pages.fetched / (pages.ms / 1000) : NaN,
+      csvRowsPerSec: re ? re.csvRows / (re.csvMs / 1000) : NaN,
     };
     if (!args.jsonOnly) {
       console.log('');
@@ -345,8 +357,8 @@ async function main(): Promise<void> {
       console.log(table(figures));
       console.log('');
     }
-    const pass = Object.fromEntries(FIGURE_KEYS.map((k) => [k, passes(k, figures[k])]));
-    const round = (n: number) => Math.round(n * 100) / 100;
+    const pass = Object.fromEntries(FIGURE_KEYS.map((k) => [k, Number.isNaN(figures[k]) ? null : passes(k, figures[k])]));
+    const round = (n: number) => (Number.isFinite(n) ? Math.round(n * 100) / 100 : null);
     console.log(
       JSON.stringify({
         bench: 'spinneret',
@@ -375,19 +387,19 @@ async function main(): Promise<void> {
           journalBytes: ing.journalBytes,
           sitemapProblems: ing.problems.length,
           sitemapProblemCodes: [...new Set(ing.problems)].join(' '),
-          tokenizerMs: round(tok.ms),
-          tokenizerBytes: tok.bytes,
-          reopenFirstRequest: re.firstRequest,
-          resumeCallMs: re.resumeCallMs,
-          resumedRssMB: round(re.resumedRssMB),
-          finishedUrls: re.finishedUrls,
-          csvRows: re.csvRows,
-          csvBytes: re.csvBytes,
-          csvMs: round(re.csvMs),
-          pagesFetched: pages.fetched,
-          pagesServed: counts.pageHits,
-          pageCrawlMs: round(pages.ms),
-          pageCrawlStatus: pages.status,
+          ...(tok ? { tokenizerMs: round(tok.ms), tokenizerBytes: tok.bytes } : {}),
+          ...(re
+            ? {
+                reopenFirstRequest: re.firstRequest,
+                resumeCallMs: re.resumeCallMs,
+                resumedRssMB: round(re.resumedRssMB),
+                finishedUrls: re.finishedUrls,
+                csvRows: re.csvRows,
+                csvBytes: re.csvBytes,
+                csvMs: round(re.csvMs),
+              }
+            : {}),
+          ...(pages ? { pagesFetched: pages.fetched, pagesServed: counts.pageHits, pageCrawlMs: round(pages.ms), pageCrawlStatus: pages.status } : {}),
         },
       }),
     );
