@@ -34,6 +34,7 @@ Crawl options:
   --max-depth N         follow links at most N clicks from the start URL
   --no-pages            list sitemaps only: fetch robots.txt and sitemaps, no pages
   --no-links            fetch pages but do not follow their links
+  --no-sitemaps         links only: discover pages by following links, as a browser would
   --include RE          only URLs matching this regular expression (repeatable)
   --exclude RE          skip URLs matching this regular expression (repeatable)
   --user-agent UA       the User-Agent header (robots.txt rules are matched against it)
@@ -63,6 +64,7 @@ export function parseCli(argv: string[]): CliCommand {
         'max-depth': { type: 'string' },
         'no-pages': { type: 'boolean' },
         'no-links': { type: 'boolean' },
+        'no-sitemaps': { type: 'boolean' },
         include: { type: 'string', multiple: true },
         exclude: { type: 'string', multiple: true },
         'user-agent': { type: 'string' },
@@ -125,6 +127,11 @@ export function parseCli(argv: string[]): CliCommand {
   if (v.delay !== undefined) s.delayMs = int(v.delay, '--delay', 0, 3_600_000);
   if (v['no-pages']) s.fetchPages = false;
   if (v['no-links']) s.followLinks = false;
+  if (v['no-sitemaps']) {
+    if (sitemaps.length) throw new UsageError('--no-sitemaps cannot be combined with --sitemap.');
+    if (v['no-pages']) throw new UsageError('--no-sitemaps with --no-pages would find nothing: drop one of them.');
+    s.useSitemaps = false;
+  }
   if (v.include) s.include = v.include.map((p) => pattern(p, '--include'));
   if (v.exclude) s.exclude = v.exclude.map((p) => pattern(p, '--exclude'));
   if (v['user-agent'] !== undefined) {

@@ -91,6 +91,7 @@ const HreflangSchema = object({ lang: string(), href: string() });
 export const CrawlSettingsSchema = strictObject({
   startUrl: string().max(8192),
   sitemapUrls: array(string().max(8192)).max(1000),
+  useSitemaps: boolean(),
   fetchPages: boolean(),
   followLinks: boolean(),
   respectRobots: boolean(),

@@ -141,6 +141,8 @@ export interface CrawlSettings {
   startUrl: string;
   /** Sitemaps to start from directly; when non-empty, robots.txt discovery of sitemaps is skipped. */
   sitemapUrls: string[];
+  /** Read sitemaps (robots.txt's, the default locations, feeds reached by links); false = links only. */
+  useSitemaps: boolean;
   fetchPages: boolean;
   followLinks: boolean;
   respectRobots: boolean;

@@ -27,6 +27,13 @@ test('sitemap URLs alone are a valid start', () => {
   assert.equal(cmd.kind === 'crawl' && cmd.settings.startUrl, '');
 });
 
+test('--no-sitemaps is links-only mode, and refuses combinations that make no sense', () => {
+  const cmd = parseCli(['https://site.test/', '--no-sitemaps']);
+  assert.equal(cmd.kind === 'crawl' && cmd.settings.useSitemaps, false);
+  assert.throws(() => parseCli(['https://site.test/', '--no-sitemaps', '--sitemap', 'https://site.test/s.xml']), /cannot be combined/);
+  assert.throws(() => parseCli(['https://site.test/', '--no-sitemaps', '--no-pages']), /would find nothing/);
+});
+
 test('subcommands', () => {
   assert.deepEqual(parseCli(['list', '--state-dir', 'd']), { kind: 'list', stateDir: 'd' });
   assert.deepEqual(parseCli(['resume']), { kind: 'resume', id: undefined, stateDir: undefined, out: undefined, quiet: false });

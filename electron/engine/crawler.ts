@@ -255,7 +255,9 @@ export class Crawler {
       throw new EngineError('NO_START', 'Give a start URL or at least one sitemap URL.');
     }
 
-    if (explicit.length > 0) {
+    if (!s.useSitemaps) {
+      // Links only: robots.txt rules still apply (loaded lazily), its sitemaps are not read.
+    } else if (explicit.length > 0) {
       // Given sitemaps explicitly: robots.txt discovery is skipped (its rules still apply, fetched lazily).
       for (const url of explicit) this.list.addSitemap(url, { parentId: null });
     } else if (start) {
@@ -472,7 +474,7 @@ export class Crawler {
     }
 
     const { kind, body } = await classifyBody(res.body, contentType);
-    if (kind === 'sitemap') {
+    if (kind === 'sitemap' && this.settings.useSitemaps) {
       // XML reached by any link is a sitemap or feed: buffered (bounded by maxBodyBytes) and handed to the list.
       const buf = await readBody(body, this.settings.maxBodyBytes);
       base.bytes = buf.length;

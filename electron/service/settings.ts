@@ -13,6 +13,7 @@ export const DEFAULT_USER_AGENT = 'Spinneret/0.1 (+https://github.com/spinneret)
 export const BUILTIN_DEFAULTS: Readonly<CrawlSettings> = Object.freeze({
   startUrl: '',
   sitemapUrls: [],
+  useSitemaps: true,
   fetchPages: true,
   followLinks: true,
   respectRobots: true,
@@ -50,6 +51,7 @@ export const SettingsSchema = z
   .strictObject({
     startUrl: z.union([z.literal(''), httpUrl('for example https://www.example.com/')]),
     sitemapUrls: z.array(httpUrl('a sitemap address')).max(1000),
+    useSitemaps: z.boolean(),
     fetchPages: z.boolean(),
     followLinks: z.boolean(),
     respectRobots: z.boolean(),
@@ -70,6 +72,14 @@ export const SettingsSchema = z
   .refine((s) => s.startUrl !== '' || s.sitemapUrls.length > 0, {
     message: 'give a start URL or at least one sitemap URL',
     path: ['startUrl'],
+  })
+  .refine((s) => s.useSitemaps || s.sitemapUrls.length === 0, {
+    message: 'sitemap URLs were given but sitemaps are switched off (links-only mode)',
+    path: ['useSitemaps'],
+  })
+  .refine((s) => s.useSitemaps || s.fetchPages, {
+    message: 'with sitemaps off, pages must be fetched or nothing can be found',
+    path: ['fetchPages'],
   });
 
 /** Merges a patch over a base and validates the result; throws BAD_SETTINGS naming the first bad field. */

@@ -24,6 +24,7 @@ class CodedError extends Error {
 const DEFAULTS: CrawlSettings = {
   startUrl: '',
   sitemapUrls: [],
+  useSitemaps: true,
   fetchPages: true,
   followLinks: true,
   respectRobots: true,

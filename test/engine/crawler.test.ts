@@ -11,6 +11,7 @@ export function testSettings(startUrl: string, over: Partial<CrawlSettings> = {}
   return {
     startUrl,
     sitemapUrls: [],
+    useSitemaps: true,
     fetchPages: true,
     followLinks: true,
     respectRobots: true,
@@ -176,6 +177,26 @@ describe('Crawler against the full test site', () => {
       assert.equal(node?.parentId, null);
       const sm = site.expected.sitemaps.find((s) => s.path === '/sitemap.txt')!;
       assert.equal(rec.admitted.size, sm.urlCount);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('links only: reads no sitemap and no feed, still applies robots.txt rules', async () => {
+    const site = await startTestSite({ scenario: 'full', slowMs: 1000 });
+    try {
+      const { rec, outcome } = await crawl(site, { useSitemaps: false, timeoutMs: 500 });
+      assert.equal(outcome, 'finished');
+      assert.ok([...rec.admitted.values()].every((a) => a.req.source !== 'sitemap'));
+      assert.equal([...rec.nodes.values()].filter((n) => n.type !== 'robots').length, 0);
+      for (const sm of site.expected.sitemaps) {
+        if (sm.via !== 'link') assert.equal(site.hits.get(sm.path), undefined, `sitemap fetched: ${sm.path}`);
+      }
+      for (const p of site.expected.linkOnly) assert.ok(rec.admitted.has(site.url(p)), p);
+      for (const p of site.expected.blocked) {
+        if (rec.results.has(site.url(p))) assert.equal(rec.results.get(site.url(p))?.state, 'blocked', p);
+      }
+      assert.equal(site.hits.get('/private/secret.html'), undefined);
     } finally {
       await site.close();
     }

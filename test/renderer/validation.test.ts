@@ -8,7 +8,6 @@ import {
   formFromSettings,
   settingsFromForm,
   suggestName,
-  supportsSitemapToggle,
   validateForm,
 } from '../../renderer/src/logic/validation.js';
 import type { CrawlSettings } from '../../shared/model.js';
@@ -16,6 +15,7 @@ import type { CrawlSettings } from '../../shared/model.js';
 const defaults: CrawlSettings = {
   startUrl: '',
   sitemapUrls: [],
+  useSitemaps: true,
   fetchPages: true,
   followLinks: true,
   respectRobots: true,
@@ -111,13 +111,11 @@ test('the form turns into settings: blanks are unlimited, separators are ignored
   assert.equal(patch.concurrency, 8);
 });
 
-test('the sitemap switch is sent only to a backend that has it; links only needs a start URL', () => {
+test('the sitemap switch goes through to the settings; links only needs a start URL', () => {
   const f = { ...formFromSettings(defaults), startUrl: 'https://a.com/', useSitemaps: false };
-  assert.equal('useSitemaps' in settingsFromForm(f), false);
-  assert.equal(settingsFromForm(f, true).useSitemaps, false);
-  assert.equal(supportsSitemapToggle(defaults), false);
-  assert.equal(supportsSitemapToggle({ ...defaults, useSitemaps: true } as CrawlSettings), true);
-  assert.equal(formFromSettings({ ...defaults, useSitemaps: false } as CrawlSettings).useSitemaps, false);
+  assert.equal(settingsFromForm(f).useSitemaps, false);
+  assert.equal(settingsFromForm({ ...f, useSitemaps: true }).useSitemaps, true);
+  assert.equal(formFromSettings({ ...defaults, useSitemaps: false }).useSitemaps, false);
   assert.match(validateForm({ ...f, startUrl: '', sitemapUrls: 'https://a.com/s.xml' }).startUrl!, /Links only starts from a page/);
 });
 

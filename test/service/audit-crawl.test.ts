@@ -14,6 +14,7 @@ function settings(startUrl: string, run: AuditRun): CrawlSettings {
   return {
     startUrl,
     sitemapUrls: [],
+    useSitemaps: true,
     fetchPages: run === 'full',
     followLinks: true,
     respectRobots: true,

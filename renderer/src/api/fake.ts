@@ -20,6 +20,7 @@ import type { EventName, SpinneretApi } from './types.js';
 const DEFAULTS: CrawlSettings = {
   startUrl: '',
   sitemapUrls: [],
+  useSitemaps: true,
   fetchPages: true,
   followLinks: true,
   respectRobots: true,

@@ -121,14 +121,6 @@ export interface CrawlForm {
 
 export type FormErrors = Partial<Record<keyof CrawlForm, string>>;
 
-/** Settings of a backend that can skip robots.txt's sitemaps (not in the shared model yet). */
-export type SettingsWithSitemapToggle = CrawlSettings & { useSitemaps?: boolean };
-
-/** True when the backend's settings carry the sitemap switch, so "links only" can be honoured. */
-export function supportsSitemapToggle(defaults: CrawlSettings): boolean {
-  return typeof (defaults as SettingsWithSitemapToggle).useSitemaps === 'boolean';
-}
-
 /** The form's starting values from the saved default settings. */
 export function formFromSettings(s: CrawlSettings, name = ''): CrawlForm {
   return {
@@ -137,7 +129,7 @@ export function formFromSettings(s: CrawlSettings, name = ''): CrawlForm {
     sitemapUrls: s.sitemapUrls.join('\n'),
     fetchPages: s.fetchPages,
     followLinks: s.followLinks,
-    useSitemaps: (s as SettingsWithSitemapToggle).useSitemaps ?? true,
+    useSitemaps: s.useSitemaps ?? true,
     respectRobots: s.respectRobots,
     scope: s.scope,
     include: s.include.join('\n'),
@@ -215,12 +207,12 @@ export function validateForm(f: CrawlForm): FormErrors {
   return errors;
 }
 
-/** The settings a valid form stands for (call validateForm first); `useSitemaps` only when the backend has it. */
-export function settingsFromForm(f: CrawlForm, sitemapToggle = false): Omit<SettingsWithSitemapToggle, 'connectTimeoutMs' | 'maxBodyBytes'> {
+/** The settings a valid form stands for (call validateForm first). */
+export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTimeoutMs' | 'maxBodyBytes'> {
   const start = f.startUrl.trim();
   const startCheck = start ? checkHttpUrl(start) : undefined;
   return {
-    ...(sitemapToggle ? { useSitemaps: f.useSitemaps } : {}),
+    useSitemaps: f.useSitemaps,
     startUrl: startCheck?.url ?? start,
     sitemapUrls: checkSitemapList(f.sitemapUrls).urls,
     fetchPages: f.fetchPages,
@@ -241,8 +233,8 @@ export function settingsFromForm(f: CrawlForm, sitemapToggle = false): Omit<Sett
 }
 
 /** The settings worth saving as defaults: everything but what names one site. */
-export function defaultsPatchFromForm(f: CrawlForm, sitemapToggle = false): Partial<CrawlSettings> {
-  const { startUrl: _s, sitemapUrls: _m, ...rest } = settingsFromForm(f, sitemapToggle);
+export function defaultsPatchFromForm(f: CrawlForm): Partial<CrawlSettings> {
+  const { startUrl: _s, sitemapUrls: _m, ...rest } = settingsFromForm(f);
   return rest;
 }
 

@@ -10,7 +10,6 @@ import {
   formFromSettings,
   settingsFromForm,
   suggestName,
-  supportsSitemapToggle,
   validateForm,
   type CrawlForm,
 } from '../logic/validation.js';
@@ -32,7 +31,6 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
   const [advancedOpen, setAdvancedOpen] = useState(false);
   const errors = useMemo(() => validateForm(form), [form]);
   const currentMode = modeOf(form);
-  const sitemapToggle = supportsSitemapToggle(defaults);
   const valid = Object.keys(errors).length === 0;
 
   // Reset to fresh defaults when they are saved from elsewhere.
@@ -65,7 +63,7 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
     }
     setBusy(true);
     const name = form.name.trim() || suggestName(form);
-    await createCrawl({ name, settings: settingsFromForm(form, sitemapToggle) }, start);
+    await createCrawl({ name, settings: settingsFromForm(form) }, start);
     setBusy(false);
   };
 
@@ -142,7 +140,6 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
             </span>
             <div className="modes" role="radiogroup" aria-labelledby="mode-label">
               {MODE_PRESETS.map((p) => {
-                const unavailable = p.id === 'links' && !sitemapToggle;
                 return (
                   <button
                     type="button"
@@ -150,13 +147,11 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
                     aria-checked={currentMode === p.id}
                     key={p.id}
                     className={`mode${currentMode === p.id ? ' selected' : ''}`}
-                    disabled={unavailable}
-                    title={unavailable ? 'This backend always reads the sitemaps robots.txt announces: its settings have no switch to skip them.' : undefined}
                     onClick={() => setForm((f) => applyMode(f, p.id))}
                     data-mode={p.id}
                   >
                     <span className="mode-title">{p.label}</span>
-                    <span className="mode-desc">{unavailable ? 'Not available: this version always reads the sitemaps robots.txt announces.' : p.description}</span>
+                    <span className="mode-desc">{p.description}</span>
                   </button>
                 );
               })}
@@ -236,7 +231,7 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
               type="button"
               className="btn"
               disabled={advancedErrors.length > 0}
-              onClick={() => void saveDefaults(defaultsPatchFromForm(form, sitemapToggle))}
+              onClick={() => void saveDefaults(defaultsPatchFromForm(form))}
               title="Use these settings for every new crawl"
             >
               Save as defaults
