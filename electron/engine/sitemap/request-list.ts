@@ -164,15 +164,18 @@ export class SitemapRequestList {
   }
 
   /**
-   * Up to `max` next URL entries; fewer (or none) only when the sitemaps are read or the limit is
-   * hit. Entries already parsed are handed out without a promise each: at a million URLs, one
-   * await per entry cost more than the dedup itself (benchmark profile).
+   * Up to `max` next URL entries, at least one unless the sitemaps are read (or the limit is hit):
+   * the entries already parsed, handed out without a promise each (at a million URLs, one await per
+   * entry cost more than the dedup itself: benchmark profile). It returns before any I/O once it
+   * holds an entry: entries handed out count as consumed in getState(), so they must reach the
+   * caller before a checkpoint can be taken in that I/O's wait.
    */
   fetchNextBatch(max: number): Promise<RequestInit[]> {
     return this.serial(async () => {
       const out: RequestInit[] = [];
       while (out.length < max) {
         let s = this.step();
+        if (s === STEP_IO && out.length > 0) break;
         while (s === STEP_IO) {
           await this.stepIo();
           s = this.step();
