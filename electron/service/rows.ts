@@ -38,9 +38,9 @@ export class Rows {
 
   /** The sitemap entry a URL was first listed with. */
   entry(id: number): SitemapUrlEntry | undefined {
-    const off = this.data.store.entryOff[id]!;
-    if (off === 0) return undefined;
-    const rec = this.reader.read(off - 1);
+    const off = this.data.store.entryOffset(id);
+    if (off < 0) return undefined;
+    const rec = this.reader.read(off);
     if (!rec) return undefined;
     const url = rec[0] === REC_ADMIT ? (rec[5] as string) : this.data.queue.get(id)!.url;
     return decodeEntry(rec, rec[0] === REC_ADMIT ? ADMIT_TAIL : DUP_TAIL, url);
@@ -48,9 +48,9 @@ export class Rows {
 
   /** The URL's latest result. */
   result(id: number): UrlResult | undefined {
-    const off = this.data.store.resultOff[id]!;
-    if (off === 0) return undefined;
-    const rec = this.resultReader.read(off - 1);
+    const off = this.data.store.resultOffset(id);
+    if (off < 0) return undefined;
+    const rec = this.resultReader.read(off);
     return rec && rec[0] === REC_RESULT ? (rec[3] as UrlResult) : undefined;
   }
 
