@@ -5,7 +5,8 @@
  * Layout (no JS object per URL):
  * - uniqueKeys are interned in a StringIndex (UTF-8 arena + open-addressing table); the intern id
  *   IS the request id, so ids are dense and admission-ordered.
- * - the URL as given is stored only when it differs from its uniqueKey (a second arena).
+ * - the URL as given is stored only when it differs from its uniqueKey (a second arena), its offset
+ *   in a Map while such URLs are rare (sitemaps list canonical URLs), in a column once they are not.
  * - per-id typed columns: source, state, depth, label (interned), discoveredFrom (a "from ref").
  * - discoveries after the first are a linked list in typed arrays (newest first, reversed on read);
  *   the first discovery is the request's own source + discoveredFrom.
@@ -76,8 +77,13 @@ export class MemoryRequestQueue implements RequestQueue {
   /** Label per label id; 0 = no label. */
   private readonly labels: (string | undefined)[] = [undefined];
 
-  /** Offset of the URL as given (length-prefixed) when it differs from its uniqueKey. */
-  private urlOffsets = new Uint32Array(0);
+  /**
+   * Offset of the URL as given (length-prefixed) when it differs from its uniqueKey: in `urlSparse`
+   * until more than 1 in 16 URLs differ, then in the `urlOffsets` column (SAME_AS_KEY for the rest).
+   * A dense column from the start cost 4 bytes per URL for nothing in a sitemap crawl (benchmark).
+   */
+  private urlOffsets: Uint32Array | null = null;
+  private readonly urlSparse = new Map<number, number>();
   private sources = new Uint8Array(0);
   private states = new Uint8Array(0);
   /** Depth, or DEEP to look in `deepDepths`. */
@@ -281,7 +287,8 @@ export class MemoryRequestQueue implements RequestQueue {
       this.urls.allocatedBytes() +
       this.froms.allocatedBytes() +
       this.pending.allocatedBytes() +
-      [this.urlOffsets, this.sources, this.states, this.depths, this.labelRefs, this.fromRefs, this.discHead, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
+      this.urlSparse.size * 16 +
+      [this.urlOffsets ?? new Uint32Array(0), this.sources, this.states, this.depths, this.labelRefs, this.fromRefs, this.discHead, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
     );
   }
 
@@ -300,9 +307,14 @@ export class MemoryRequestQueue implements RequestQueue {
   ): void {
     this.ensureColumns(id + 1);
     if (url === uniqueKey) {
-      this.urlOffsets[id] = SAME_AS_KEY;
+      if (this.urlOffsets) this.urlOffsets[id] = SAME_AS_KEY;
     } else {
-      this.urlOffsets[id] = this.urls.appendSized(url);
+      const off = this.urls.appendSized(url);
+      if (this.urlOffsets) this.urlOffsets[id] = off;
+      else {
+        this.urlSparse.set(id, off);
+        if (this.urlSparse.size > 1024 && this.urlSparse.size * 16 > id) this.densifyUrlOffsets();
+      }
     }
     this.sources[id] = source;
     if (depth < DEEP) this.depths[id] = depth;
@@ -326,7 +338,7 @@ export class MemoryRequestQueue implements RequestQueue {
 
   private build(id: number): Request {
     const uniqueKey = this.keys.get(id);
-    const off = this.urlOffsets[id];
+    const off = this.urlOffsets ? this.urlOffsets[id] : (this.urlSparse.get(id) ?? SAME_AS_KEY);
     const req: Request = {
       id,
       url: off === SAME_AS_KEY ? uniqueKey : this.urls.readSized(off),
@@ -401,13 +413,21 @@ export class MemoryRequestQueue implements RequestQueue {
 
   private ensureColumns(need: number): void {
     if (need <= this.sources.length) return;
-    this.urlOffsets = ensureCapacity(this.urlOffsets, need);
+    if (this.urlOffsets) this.urlOffsets = ensureCapacity(this.urlOffsets, need);
     this.sources = ensureCapacity(this.sources, need);
     this.states = ensureCapacity(this.states, need);
     this.depths = ensureCapacity(this.depths, need);
     this.labelRefs = ensureCapacity(this.labelRefs, need);
     this.fromRefs = ensureCapacity(this.fromRefs, need);
     this.discHead = ensureCapacity(this.discHead, need);
+  }
+
+  /** Moves the URL offsets from the Map to a column (many URLs differ from their key). */
+  private densifyUrlOffsets(): void {
+    const col = new Uint32Array(this.sources.length).fill(SAME_AS_KEY);
+    for (const [id, off] of this.urlSparse) col[id] = off;
+    this.urlSparse.clear();
+    this.urlOffsets = col;
   }
 
   private checkId(id: number): void {

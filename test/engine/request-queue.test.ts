@@ -275,6 +275,23 @@ test('holds many URLs across arena chunks and table growth without losing any', 
   assert.equal(count, n);
 });
 
+test('URLs that differ from their key read back alike while rare and once common (offsets Map, then column)', () => {
+  const q = new MemoryRequestQueue();
+  const expect: string[] = [];
+  // Canonical sitemap URLs with a few fragment links among them, then a run of fragment links: the
+  // offsets move from the Map to a column part-way; every URL must read back as given.
+  for (let i = 0; i < 6000; i++) {
+    const url = i % 500 === 7 || i >= 4000 ? U(`/p/${i}#frag`) : U(`/p/${i}`);
+    assert.equal(q.addRequest({ url, source: i % 2 ? 'link' : 'sitemap', depth: 0 }).id, i);
+    expect.push(url);
+  }
+  for (let i = 0; i < expect.length; i++) {
+    assert.equal(q.get(i)!.url, expect[i]);
+    assert.equal(q.get(i)!.uniqueKey, U(`/p/${i}`));
+  }
+  assert.equal(q.fetchNextRequest()!.url, expect[0]);
+});
+
 test('compact: StringIndex shares directory prefixes, and past their cap still finds every string it interned', () => {
   const idx = new StringIndex({ sharePrefixes: true });
   const urls: string[] = [];
