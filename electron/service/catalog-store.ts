@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import type { KeyValueStore } from '../engine/types.js';
+import { ServiceError } from './errors.js';
 
 export const CATALOG_NAME = 'catalog';
 
@@ -27,7 +28,14 @@ export function openCatalogStore(stateDir: string): OpenedStore {
   } catch (err) {
     const file = path.join(stateDir, `${CATALOG_NAME}.json`);
     const aside = path.join(stateDir, `${CATALOG_NAME}.corrupt-${Date.now()}.json`);
-    fs.renameSync(file, aside);
+    try {
+      fs.renameSync(file, aside);
+    } catch (renameErr) {
+      throw new ServiceError(
+        'CATALOG_UNREADABLE',
+        `The crawl catalog ${file} cannot be read (${(err as Error).message}) nor moved aside (${(renameErr as Error).message}); check the folder's permissions.`,
+      );
+    }
     return { store: open() as unknown as KeyValueStore, movedAside: { path: aside, reason: (err as Error).message } };
   }
 }

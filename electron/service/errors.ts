@@ -11,6 +11,7 @@ export type ServiceErrorCode =
   | 'BAD_QUERY' // a URL query out of range
   | 'DAMAGED' // the crawl's folder is missing its journals or they cannot be read
   | 'JOURNAL_WRITE_FAILED' // the journal could not be written (disk full, permission)
+  | 'CATALOG_UNREADABLE' // the catalog file can neither be read nor moved aside
   | 'CLOSED'; // the service was closed
 
 export class ServiceError extends Error implements CrawlError {

@@ -56,7 +56,7 @@ export interface CrawlServiceOptions {
 
 /** CrawlService plus what only in-process callers need. */
 export interface LocalCrawlService extends CrawlService {
-  /** Warnings raised while opening (catalog rebuilt, crawl restored from its folder, …). */
+  /** Warnings raised so far outside any one crawl (catalog rebuilt, crawl restored from its folder, …). */
   warnings(): CrawlLogEntry[];
   readonly stateDir: string;
 }
@@ -485,6 +485,7 @@ class Service implements LocalCrawlService {
   }
 
   private runtimeSync(id: string): CrawlRuntime {
+    this.open();
     const existing = this.live.get(id);
     if (existing) {
       existing.lastUsed = this.now();
@@ -502,6 +503,7 @@ class Service implements LocalCrawlService {
   }
 
   private async runtime(id: string): Promise<CrawlRuntime> {
+    this.open();
     const e = this.entry(id);
     if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
     return (await this.load(id)).runtime;
