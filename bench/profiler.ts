@@ -14,10 +14,10 @@ function post<T>(session: Session, method: string, params?: object): Promise<T> 
 }
 
 /**
- * Starts a CPU profile and a sampling heap profile when `dir` is set; the returned function writes
- * `<dir>/<name>.cpuprofile` and `<dir>/<name>.heapprofile`. The heap profile holds the sampled
- * allocations still on the heap when it stops, garbage not yet collected included: what the RSS
- * pays for at that moment, by allocation site.
+ * Starts a CPU profile and a sampling allocation profile when `dir` is set; the returned function
+ * writes `<dir>/<name>.cpuprofile` and `<dir>/<name>.heapprofile`. The allocation profile counts
+ * every sampled allocation of the phase, collected ones included: what feeds the garbage collector,
+ * by allocation site. Both slow the phase down: its figures are not comparable with a plain run.
  */
 export async function startProfile(dir: string | null, name: string): Promise<() => Promise<void>> {
   if (!dir) return async () => {};
