@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Summarises a V8 .cpuprofile: the functions with the most self time, and the most total time.
-//   node bench/profile-top.mjs FILE.cpuprofile [count=30]
+// Summarises a V8 .cpuprofile (the functions with the most self time, and the most total time) or a
+// .heapprofile (the functions that allocate most).
+//   node bench/profile-top.mjs FILE.cpuprofile|FILE.heapprofile [count=30]
 // When the profiled script is an esbuild bundle still on disk (`--profile` keeps it), self time is
 // also summed per source module, from the `// path` comments esbuild puts at each module's start.
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +14,25 @@ if (!file) {
 }
 const count = Number(countArg ?? 30);
 const profile = JSON.parse(readFileSync(file, 'utf8'));
+
+// A .heapprofile (sampling allocation profile): bytes allocated per function.
+if (profile.head) {
+  const bytes = new Map();
+  let total = 0;
+  const walk = (n) => {
+    const f = n.callFrame;
+    const l = `${f.functionName || '(anonymous)'} ${f.url ? `${f.url.replace(/^.*\//, '')}:${f.lineNumber + 1}` : ''}`.trim();
+    total += n.selfSize;
+    if (n.selfSize) bytes.set(l, (bytes.get(l) ?? 0) + n.selfSize);
+    n.children.forEach(walk);
+  };
+  walk(profile.head);
+  console.log(`Bytes allocated (sampled), of ${(total / 1e6).toFixed(0)} MB`);
+  for (const [l, b] of [...bytes].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`${(b / 1e6).toFixed(1).padStart(9)} MB ${((100 * b) / total).toFixed(1).padStart(5)}%  ${l}`);
+  }
+  process.exit(0);
+}
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
