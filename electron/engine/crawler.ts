@@ -168,7 +168,11 @@ export class Crawler {
   async stop(): Promise<void> {
     if (this.runState === 'running' || this.runState === 'pausing') this.runState = 'stopping';
     if (this.running) await this.running;
-    else if (this.runState === 'idle' || this.runState === 'paused') this.runState = 'stopped';
+    else if (this.runState === 'idle' || this.runState === 'paused') {
+      this.runState = 'stopped';
+      // A paused crawler still holds the sitemap it was reading (its spool file) open.
+      await this.list.close();
+    }
     if (this.ownsFetcher) this.fetcher.close();
   }
 
