@@ -3,12 +3,14 @@
  * purpose: everything with logic takes its Electron parts as arguments and is tested without Electron.
  */
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import ElectronStore from 'electron-store';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EventName, EventPayload } from '../../shared/contract.js';
 import { createCrawlService } from '../service/index.js';
 import type { CrawlService } from '../service/types.js';
+import type { KeyValueStore } from '../engine/types.js';
 import { STATE_DIR_ENV } from '../state-dir.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { APP_SCHEME, isAppUrl } from './app-url.js';
@@ -45,7 +47,11 @@ async function run(): Promise<void> {
   await app.whenReady();
 
   const stateDir = process.env[STATE_DIR_ENV] || app.getPath('userData');
-  const service: CrawlService = createCrawlService({ stateDir });
+  // electron-store in the app (conf, its base, everywhere else): same file, same recovery of a corrupt catalog.
+  const service: CrawlService = createCrawlService({
+    stateDir,
+    createStore: (dir, name) => new ElectronStore<Record<string, unknown>>({ cwd: dir, name }) as unknown as KeyValueStore & { store: unknown },
+  });
   closeBeforeQuit(app, () => service.close());
 
   secureSession(session.defaultSession);

@@ -17,14 +17,24 @@ export interface OpenedStore {
   movedAside?: { path: string; reason: string };
 }
 
-/** Opens conf at <stateDir>/catalog.json, moving a corrupt file aside. */
-export function openCatalogStore(stateDir: string): OpenedStore {
+/**
+ * Creates the store behind <dir>/<name>.json. conf and electron-store (which extends conf) both fit;
+ * it must throw on a file it cannot parse.
+ */
+export type CatalogStoreFactory = (dir: string, name: string) => KeyValueStore & { readonly store: unknown };
+
+/** conf at <dir>/<name>.json: the store of the CLI, browser mode and tests. */
+export const confStore: CatalogStoreFactory = (dir, name) =>
+  new Conf<Record<string, unknown>>({ cwd: dir, configName: name, projectName: 'spinneret' }) as unknown as KeyValueStore & { store: unknown };
+
+/** Opens the catalog at <stateDir>/catalog.json (conf unless told otherwise), moving a corrupt file aside. */
+export function openCatalogStore(stateDir: string, create: CatalogStoreFactory = confStore): OpenedStore {
   fs.mkdirSync(stateDir, { recursive: true });
-  const open = () => new Conf<Record<string, unknown>>({ cwd: stateDir, configName: CATALOG_NAME, projectName: 'spinneret' });
+  const open = () => create(stateDir, CATALOG_NAME);
   try {
     const conf = open();
     void conf.store; // parse now: a corrupt file throws here rather than on first use
-    return { store: conf as unknown as KeyValueStore };
+    return { store: conf };
   } catch (err) {
     const file = path.join(stateDir, `${CATALOG_NAME}.json`);
     const aside = path.join(stateDir, `${CATALOG_NAME}.corrupt-${Date.now()}.json`);
@@ -36,6 +46,6 @@ export function openCatalogStore(stateDir: string): OpenedStore {
         `The crawl catalog ${file} cannot be read (${(err as Error).message}) nor moved aside (${(renameErr as Error).message}); check the folder's permissions.`,
       );
     }
-    return { store: open() as unknown as KeyValueStore, movedAside: { path: aside, reason: (err as Error).message } };
+    return { store: open(), movedAside: { path: aside, reason: (err as Error).message } };
   }
 }

@@ -22,7 +22,7 @@ import { emptyCounters } from '../../shared/model.js';
 import { Crawler } from '../engine/crawler.js';
 import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
 import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog.js';
-import { openCatalogStore } from './catalog-store.js';
+import { openCatalogStore, type CatalogStoreFactory } from './catalog-store.js';
 import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
 import { createCsvWriter } from './csv.js';
 import { ServiceError, toCrawlError } from './errors.js';
@@ -37,8 +37,10 @@ import type { ViewFilter } from './url-views.js';
 export interface CrawlServiceOptions {
   /** Where crawl folders (and, by default, catalog.json) live. */
   stateDir: string;
-  /** The catalog store: electron-store in the app; default conf at <stateDir>/catalog.json. */
+  /** A ready catalog store (tests); skips the corrupt-file recovery. */
   store?: KeyValueStore;
+  /** Opens the catalog store at <stateDir>/catalog.json: electron-store in the app; default conf. */
+  createStore?: CatalogStoreFactory;
   now?(): number;
   /** Builds the crawler (tests pass fakes); default: the engine's Crawler. */
   crawlerFactory?: CrawlerFactory;
@@ -105,7 +107,7 @@ class Service implements LocalCrawlService {
     this.events.setMaxListeners(0);
     let store = opts.store;
     if (!store) {
-      const opened = openCatalogStore(this.stateDir);
+      const opened = openCatalogStore(this.stateDir, opts.createStore);
       store = opened.store;
       if (opened.movedAside) {
         this.warn({

@@ -67,6 +67,8 @@ describe('built main process (fake Electron, real service)', () => {
     assert.deepEqual(r.protocol.privileges, { standard: true, secure: true, supportFetchAPI: true });
     assert.ok(r.calls.includes('protocol.handle(app)'));
     assert.ok(r.calls.includes('ipcMain.handle(spinneret:call)'));
+    // The catalog is electron-store in the app (it registers its renderer data channel).
+    assert.ok(r.calls.includes('ipcMain.on(electron-store-get-data)'));
     assert.equal(r.permissionRequest, 'function');
     assert.equal(r.permissionCheck, 'function');
     assert.equal(r.csp, true);
