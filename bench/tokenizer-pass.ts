@@ -8,9 +8,10 @@ import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { INFLATE_CHUNK } from '../electron/engine/sitemap/stream.js';
 
-/** zlib's default output chunk: what streamSitemap's gunzip hands the parser. */
-const CHUNK = 16 * 1024;
+/** What streamSitemap's gunzip hands the parser at a time. */
+const CHUNK = INFLATE_CHUNK;
 
 const noop = (): void => {};
 const CALLBACKS: TokenizerCallbacks = {
