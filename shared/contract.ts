@@ -22,10 +22,13 @@ import {
   type ZodType,
 } from 'zod';
 import type {
+  AuditBadge,
+  AuditFinding,
   CrawlCounters,
   CrawlLogEntry,
   CrawlSettings,
   CrawlSummary,
+  FindingUrlPage,
   ProgressEvent,
   SitemapNode,
   UrlDetail,
@@ -142,6 +145,26 @@ export const CrawlSummarySchema = object({
 
 export const ProblemSchema = object({ code: string(), message: string(), url: string().optional() });
 
+export const AuditSeveritySchema = zEnum(['critical', 'warning', 'notice']);
+
+export const AuditBadgeSchema = object({ code: string(), severity: AuditSeveritySchema, count: nonNeg() }) satisfies ZodType<AuditBadge>;
+
+export const AuditFindingSchema = object({
+  code: string(),
+  severity: AuditSeveritySchema,
+  title: string(),
+  explanation: string(),
+  subject: zEnum(['url', 'sitemap']),
+  count: nonNeg(),
+  measured: boolean(),
+  notMeasuredReason: string().optional(),
+}) satisfies ZodType<AuditFinding>;
+
+export const FindingUrlPageSchema = object({ total: nonNeg(), urls: array(string()) }) satisfies ZodType<FindingUrlPage>;
+
+/** An audit finding code as a caller writes it (the service says which codes exist). */
+const FindingCode = string().min(1).max(100);
+
 export const SitemapNodeSchema = object({
   id: string(),
   url: string(),
@@ -157,6 +180,7 @@ export const SitemapNodeSchema = object({
   lastmod: string().optional(),
   problems: array(ProblemSchema),
   finalUrl: string().optional(),
+  findings: array(AuditBadgeSchema).optional(),
 }) satisfies ZodType<SitemapNode>;
 
 export const UrlRowSchema = object({
@@ -226,6 +250,7 @@ export const UrlDetailSchema = UrlRowSchema.extend({
   discoveries: array(object({ source: RequestSourceSchema, from: string().optional() })),
   sitemapEntry: SitemapUrlEntrySchema.optional(),
   result: UrlResultSchema.optional(),
+  findings: array(string()).optional(),
 }) satisfies ZodType<UrlDetail>;
 
 /** Largest page of rows one call may ask for: long lists are pulled a page at a time. */
@@ -242,7 +267,7 @@ export const UrlQuerySchema = strictObject({
   blocked: boolean().optional(),
   search: string().max(2048).optional(),
   sitemapId: string().optional(),
-  finding: string().optional(),
+  finding: FindingCode.optional(),
 }) satisfies ZodType<UrlQuery>;
 
 /** A CSV filter: a query without paging. */
@@ -310,6 +335,13 @@ export const methods = {
   getLog: {
     args: strictObject({ id: Id, offset: nonNeg(), limit: number().int().min(0).max(MAX_PAGE) }),
     result: object({ total: nonNeg(), rows: array(CrawlLogEntrySchema) }),
+  },
+  /** The sitemap audit: every finding (critical first) with its count, or why it was not measured. */
+  getFindings: { args: ById, result: array(AuditFindingSchema) },
+  /** A page of what one finding affects: URLs, or sitemap URLs for a sitemap finding. */
+  getFindingUrls: {
+    args: strictObject({ id: Id, code: FindingCode, offset: nonNeg(), limit: number().int().min(0).max(MAX_PAGE) }),
+    result: FindingUrlPageSchema,
   },
   exportCsv: { args: strictObject({ id: Id, filter: UrlFilterSchema.optional() }), result: ExportResultSchema },
   getDefaults: { args: NoArgs, result: CrawlSettingsSchema },

@@ -99,6 +99,11 @@ export interface SitemapNode {
   problems: Problem[];
   /** Where the fetch ended up, when it was redirected. */
   finalUrl?: string;
+  /**
+   * Audit badges, set by the service on the nodes it answers (never journalled): the sitemap's own
+   * findings (count 1) and, per URL finding, how many of its listings have it.
+   */
+  findings?: AuditBadge[];
 }
 
 export interface RedirectHop {
@@ -248,6 +253,8 @@ export interface UrlDetail extends UrlRow {
   discoveries: { source: RequestSource; from?: string }[];
   sitemapEntry?: SitemapUrlEntry;
   result?: UrlResult;
+  /** Codes of the audit findings that affect this URL, in catalogue order (critical first). */
+  findings?: string[];
 }
 
 export type UrlSortKey = 'id' | 'url' | 'state' | 'source' | 'depth' | 'status' | 'lastmod' | 'title';
@@ -314,4 +321,20 @@ export interface AuditFinding {
   count: number;
   /** False when this crawl cannot tell (pages not fetched, robots.txt not read): shown as "not measured". */
   measured: boolean;
+  /** Why it was not measured, for people (only when `measured` is false). */
+  notMeasuredReason?: string;
+}
+
+/** One audit badge of a sitemap-tree node. */
+export interface AuditBadge {
+  code: string;
+  severity: AuditSeverity;
+  /** 1 for the sitemap's own finding; for a URL finding, how many of its listings have it. */
+  count: number;
+}
+
+/** A page of the items a finding affects: URLs (URL findings) or sitemap URLs (sitemap findings). */
+export interface FindingUrlPage {
+  total: number;
+  urls: string[];
 }

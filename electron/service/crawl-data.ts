@@ -2,16 +2,19 @@
  * CrawlData: everything known about one crawl in memory — the request queue (dedup + frontier), the
  * URL columns and counters, the sitemap tree, the FROM table, the log's record offsets — built
  * either live from the crawler's hooks or by replaying the journal. Both paths go through the same
- * methods here, so a replayed crawl is the crawl that was journalled.
+ * methods here, so a replayed crawl is the crawl that was journalled. The sitemap audit is fed from
+ * the same records (replay) and hooks (live), so it survives pause, quit and resume unchanged.
  */
 import type { SitemapNode, UrlResult } from '../../shared/model.js';
 import { MemoryRequestQueue } from '../engine/request-queue.js';
 import type { CrawlerCheckpoint, Request } from '../engine/types.js';
+import type { AuditEngine } from './audit/engine.js';
 import { FromTable } from './from-table.js';
 import {
   ADMIT_TAIL,
   DUP_TAIL,
   NO_FROM,
+  decodeEntry,
   REC_ADMIT,
   REC_CHECKPOINT,
   REC_DUP,
@@ -45,6 +48,9 @@ export class CrawlData {
   private lastFromRef = NO_FROM;
   private lastFromText: string | undefined;
 
+  /** `audit`: the crawl's sitemap audit, fed every admission, discovery, result and node. */
+  constructor(readonly audit: AuditEngine) {}
+
   // ---------------------------------------------------------------- from refs
 
   /** The discoveredFrom text of a from ref. */
@@ -73,10 +79,11 @@ export class CrawlData {
         const result = (r[3] ?? {}) as UrlResult;
         this.store.result(id, resultStateCode(state), result.status, result.title, offset);
         this.queue.markRequestHandled({ id } as Request);
+        this.audit.result(id, state, result);
         return;
       }
       case REC_NODE:
-        this.tree.upsert(r[1] as SitemapNode);
+        this.node(r[1] as SitemapNode);
         return;
       case REC_LOG:
         this.logOffsets.push(offset);
@@ -132,6 +139,8 @@ export class CrawlData {
     const lastmod = r[ADMIT_TAIL];
     const ref = source === 'sitemap' && from <= -2 ? -2 - from : -1;
     this.store.admit(id, source, listed, depth, ref, ref >= 0 ? offset : -1, typeof lastmod === 'string' ? lastmod : undefined);
+    // Live, the hook passes the request's entry (whose loc is the request's URL) for sitemap sources only.
+    this.audit.admitted(id, url, source, source === 'sitemap' ? decodeEntry(r, ADMIT_TAIL, url) : undefined, req.discoveredFrom, req.uniqueKey);
     if (source === 'sitemap' && ref >= 0) this.ledger.pushSitemap(id, ref, false);
     else if (source === 'start') this.ledger.pushStart(id, false);
   }
@@ -146,10 +155,13 @@ export class CrawlData {
       const ref = -2 - from;
       const lastmod = r[DUP_TAIL];
       this.store.listing(id, ref, offset, typeof lastmod === 'string' ? lastmod : undefined);
+      // A DUP does not repeat the URL: the listing's loc is read as the admitted URL (same uniqueKey).
+      this.audit.discovered(id, { source, from: this.froms.text(ref) }, decodeEntry(r, DUP_TAIL, this.queue.get(id)!.url));
       // Held back from the queue until a checkpoint covers it: the resumed list may report it again.
       this.ledger.pushSitemap(id, ref, true);
       return;
     }
+    this.audit.discovered(id, { source });
     if (source === 'start') {
       this.ledger.pushStart(id, true);
       return;
@@ -164,8 +176,9 @@ export class CrawlData {
     this.logOffsets.push(offset);
   }
 
-  /** Live: a node changed; returns true when it is new to the tree. */
+  /** A node changed (live or replay); returns true when it is new to the tree. */
   node(node: SitemapNode): boolean {
+    this.audit.node(node);
     return this.tree.upsert(node);
   }
 }

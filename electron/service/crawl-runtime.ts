@@ -29,6 +29,7 @@ import type { CrawlerOptions } from '../engine/crawler.js';
 import type { SitemapRequestListState } from '../engine/sitemap/request-list.js';
 import { tryUniqueKey } from '../engine/url.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
+import { createAudit, findingDefinition } from './crawl-audit.js';
 import { CrawlData } from './crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog.js';
@@ -37,7 +38,7 @@ import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from
 import { JournalWriter, writeError, type JournalFaults } from './journal-writer.js';
 import { Rows } from './rows.js';
 import { resultStateCode } from './url-store.js';
-import { UrlViews } from './url-views.js';
+import { UrlViews, type FindingFilter } from './url-views.js';
 
 export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
 
@@ -79,7 +80,7 @@ const FLUSH_INTERVAL_MS = 100;
 const MAX_NEW_LOGS = 200;
 
 export class CrawlRuntime {
-  readonly data = new CrawlData();
+  readonly data: CrawlData;
   readonly journalPath: string;
   readonly reader: RecordReader;
   readonly rows: Rows;
@@ -112,13 +113,15 @@ export class CrawlRuntime {
   private newLogs: CrawlLogEntry[] = [];
 
   private constructor(private readonly opts: RuntimeOptions) {
+    this.data = new CrawlData(createAudit(opts.settings, opts.now));
     this.journalPath = path.join(opts.dir, JOURNAL_FILE);
     this.reader = new RecordReader(this.journalPath);
     this.rows = new Rows(this.data, this.reader);
     this.views = new UrlViews({
       store: this.data.store,
       urlOf: (id) => this.data.queue.get(id)!.url,
-      sitemapRefs: (nodeId) => this.sitemapRefs(nodeId),
+      sitemapRefs: (nodeId) => (this.data.tree.has(nodeId) ? this.sitemapRefs([nodeId]) : undefined),
+      finding: (code) => this.findingFilter(code),
       running: () => this.isRunning(),
       now: opts.now,
     });
@@ -385,17 +388,37 @@ export class CrawlRuntime {
     return ref;
   }
 
-  /** The FROM entries that name a sitemap node (its URL as listed, or its uniqueKey). */
-  private sitemapRefs(nodeId: string): Set<number> | undefined {
-    const node = this.data.tree.get(nodeId);
-    if (!node) return undefined;
+  /** The FROM entries that name one of these sitemap nodes (its URL as listed, its final URL, or its uniqueKey). */
+  private sitemapRefs(nodeIds: Iterable<string>): Set<number> {
+    const keys = new Set<string>();
+    const texts = new Set<string>();
+    for (const id of nodeIds) {
+      keys.add(id);
+      const node = this.data.tree.get(id);
+      if (!node) continue;
+      texts.add(node.url);
+      if (node.finalUrl !== undefined) texts.add(node.finalUrl);
+    }
     const refs = new Set<number>();
     const froms = this.data.froms;
     for (let n = 0; n < froms.size; n++) {
       const t = froms.text(n);
-      if (t === node.url || t === node.finalUrl || froms.keyOf(n) === node.id) refs.add(n);
+      const k = froms.keyOf(n);
+      if ((t !== undefined && texts.has(t)) || (k !== null && keys.has(k))) refs.add(n);
     }
     return refs;
+  }
+
+  /**
+   * The URL table's finding filter: the URLs a URL finding affects, or the URLs listed by the
+   * sitemaps a sitemap finding affects. An unknown code is a BAD_QUERY.
+   */
+  private findingFilter(code: string): FindingFilter {
+    const d = findingDefinition(code);
+    const audit = this.data.audit;
+    if (d.subject === 'url') return { has: (id) => audit.has(d.code, id) };
+    const ids = (audit.urlsOf(d.code) as string[]).map((u) => tryUniqueKey(u) ?? u);
+    return { sitemapRefs: this.sitemapRefs(ids) };
   }
 
   private giveUpLedger(why: string): void {
@@ -424,6 +447,7 @@ export class CrawlRuntime {
       const entry = req.source === 'sitemap' ? req.sitemapEntry : undefined;
       const off = w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
       this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
+      this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');
     },
 
@@ -443,6 +467,7 @@ export class CrawlRuntime {
       const off = this.writer!.append(encodeDup(id, d.source, from, entry));
       this.data.store.duplicate();
       if (ref >= 0) this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod);
+      this.data.audit.discovered(id, d, entry);
       this.noted(d.source === 'sitemap' || d.source === 'start');
     },
 
@@ -450,6 +475,7 @@ export class CrawlRuntime {
       const code = state === 'done' ? 1 : state === 'error' ? 2 : 3;
       const off = this.writer!.append('[2,' + req.id + ',' + code + ',' + JSON.stringify(result) + ']\n');
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
+      this.data.audit.result(req.id, state, result);
       this.noted(false);
       this.flushMicro();
     },
@@ -457,6 +483,8 @@ export class CrawlRuntime {
     onNode: (node: SitemapNode) => {
       const before = this.data.tree.get(node.id)?.state;
       const added = this.data.node(node);
+      // The audit may have changed without a URL changing (a sitemap's final URL, its type): views are stale.
+      this.data.store.version++;
       // A new node, or a sitemap that ended: checkpoint soon, so a resume neither loses nor re-reads it.
       const ended = node.state !== before && (node.state === 'done' || node.state === 'error' || node.state === 'skipped');
       if (added || (ended && this.lastCpJson.length <= SMALL_CHECKPOINT)) {

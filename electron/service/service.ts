@@ -9,9 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type {
+  AuditFinding,
   CrawlLogEntry,
   CrawlSettings,
   CrawlSummary,
+  FindingUrlPage,
   ProgressEvent,
   SitemapNode,
   UrlDetail,
@@ -24,6 +26,7 @@ import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
 import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog.js';
 import { openCatalogStore, type CatalogStoreFactory } from './catalog-store.js';
 import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
+import { findingDefinition, findingsOf, withBadges } from './crawl-audit.js';
 import { createCsvWriter } from './csv.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import type { JournalFaults } from './journal-writer.js';
@@ -307,13 +310,15 @@ class Service implements LocalCrawlService {
     if (!Number.isInteger(urlId) || urlId < 0 || urlId >= rt.data.store.count) {
       throw new ServiceError('NOT_FOUND', `No URL #${urlId} in this crawl (it has ${rt.data.store.count}).`);
     }
-    return rt.rows.detail(urlId);
+    const detail = rt.rows.detail(urlId);
+    detail.findings = rt.data.audit.codesOf(urlId);
+    return detail;
   }
 
   sitemapTree(id: string, parentId: string | null): SitemapNode[] {
     const rt = this.runtimeSync(id);
     if (parentId !== null && !rt.data.tree.has(parentId)) throw new ServiceError('NOT_FOUND', `No sitemap "${parentId}" in this crawl's tree.`);
-    return rt.data.tree.childrenOf(parentId);
+    return rt.data.tree.childrenOf(parentId).map((n) => withBadges(rt.data.audit, n));
   }
 
   log(id: string, offset: number, limit: number): { total: number; rows: CrawlLogEntry[] } {
@@ -328,6 +333,25 @@ class Service implements LocalCrawlService {
       if (entry) rows.push(entry);
     }
     return { total: offs.length, rows };
+  }
+
+  getFindings(id: string): AuditFinding[] {
+    const rt = this.runtimeSync(id);
+    return findingsOf(rt.data.audit, this.entry(id).settings);
+  }
+
+  findingUrls(id: string, code: string, offset: number, limit: number): FindingUrlPage {
+    const rt = this.runtimeSync(id);
+    const d = findingDefinition(code);
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > 10_000) {
+      throw new ServiceError('BAD_QUERY', 'offset must be a whole number ≥ 0 and limit between 0 and 10000.');
+    }
+    const audit = rt.data.audit;
+    if (!audit.finding(d.code).measured) return { total: 0, urls: [] };
+    const members = audit.urlsOf(d.code);
+    const page = members.slice(offset, offset + limit);
+    const urls = d.subject === 'sitemap' ? (page as string[]) : (page as number[]).map((i) => rt.data.queue.get(i)!.url);
+    return { total: members.length, urls };
   }
 
   async exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }> {
@@ -597,7 +621,7 @@ class Service implements LocalCrawlService {
     const rt = l.runtime;
     const at = this.now();
     l.lastRate = l.run ? l.rate.sample(at, rt.handled()) : 0;
-    const nodes = rt.data.tree.takeChanged();
+    const nodes = rt.data.tree.takeChanged().map((n) => withBadges(rt.data.audit, n));
     const log = rt.takeNewLogs();
     const version = rt.data.store.version;
     const inFlight = rt.inFlight();

@@ -3,9 +3,11 @@
  */
 import type { Writable } from 'node:stream';
 import type {
+  AuditFinding,
   CrawlLogEntry,
   CrawlSettings,
   CrawlSummary,
+  FindingUrlPage,
   ProgressEvent,
   SitemapNode,
   UrlDetail,
@@ -45,6 +47,13 @@ export interface CrawlService {
   /** Children of a node (null: the roots). */
   sitemapTree(id: string, parentId: string | null): SitemapNode[];
   log(id: string, offset: number, limit: number): { total: number; rows: CrawlLogEntry[] };
+  /** The sitemap audit: every finding, catalogue order (critical first), with counts; live while it runs. */
+  getFindings(id: string): AuditFinding[];
+  /**
+   * A page of what one finding affects: URLs (URL findings, in id order) or sitemap URLs (sitemap
+   * findings). An unknown code is a BAD_QUERY naming the known ones.
+   */
+  findingUrls(id: string, code: string, offset: number, limit: number): FindingUrlPage;
   /** Streams the CSV (header exactly as the CLI's) of the rows matching the filter, or of all. */
   exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }>;
   getDefaults(): CrawlSettings;

@@ -18,14 +18,17 @@ export interface ViewContext {
   urlOf(id: number): string;
   /** FROM-table entries that are this sitemap node (by its id), or undefined when the node is unknown. */
   sitemapRefs(nodeId: string): Set<number> | undefined;
-  /** Ids matching an audit finding, or undefined when the finding is unknown. */
-  findingIds?(code: string): Set<number> | undefined;
+  /** How to test an audit finding (throws BAD_QUERY for an unknown code); absent: no audit. */
+  finding?(code: string): FindingFilter;
   /** True while the crawl runs (views may then lag by STALE_MS). */
   running(): boolean;
   now(): number;
 }
 
 export type ViewFilter = Omit<UrlQuery, 'offset' | 'limit'>;
+
+/** A finding as a filter: a test of URL ids (URL findings), or the FROM entries of the sitemaps whose listed URLs are meant. */
+export type FindingFilter = { has(id: number): boolean } | { sitemapRefs: Set<number> };
 
 interface CachedView {
   version: number;
@@ -120,21 +123,22 @@ export class UrlViews {
       const blocked = f.blocked;
       tests.push((id) => (s.state[id] === ST_BLOCKED) === blocked);
     }
+    const listedBy = (refs: Set<number>) => (id: number) => {
+      const first = s.smFirst[id]!;
+      if (first === 0) return false;
+      if (refs.has(first - 1)) return true;
+      const more = s.smMore.get(id);
+      return more !== undefined && more.some((r) => refs.has(r));
+    };
     if (f.sitemapId !== undefined) {
       const refs = this.ctx.sitemapRefs(f.sitemapId);
       if (!refs) throw new ServiceError('NOT_FOUND', `No sitemap "${f.sitemapId}" in this crawl's tree.`);
-      tests.push((id) => {
-        const first = s.smFirst[id]!;
-        if (first === 0) return false;
-        if (refs.has(first - 1)) return true;
-        const more = s.smMore.get(id);
-        return more !== undefined && more.some((r) => refs.has(r));
-      });
+      tests.push(listedBy(refs));
     }
     if (f.finding !== undefined) {
-      const ids = this.ctx.findingIds?.(f.finding);
-      if (!ids) throw new ServiceError('BAD_QUERY', `Unknown finding "${f.finding}": findings are listed by the audit.`);
-      tests.push((id) => ids.has(id));
+      if (!this.ctx.finding) throw new ServiceError('BAD_QUERY', 'This crawl has no audit to filter by.');
+      const finding = this.ctx.finding(f.finding);
+      tests.push('has' in finding ? (id) => finding.has(id) : listedBy(finding.sitemapRefs));
     }
     if (f.search) {
       const re = new RegExp(escapeRegExp(f.search), 'i');

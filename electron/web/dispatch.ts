@@ -53,6 +53,8 @@ export function createHandlers(service: CrawlService, exportCsv: CsvExporter): H
     getUrl: ({ id, urlId }) => service.getUrl(id, urlId),
     getSitemapChildren: ({ id, parentId }) => service.sitemapTree(id, parentId),
     getLog: ({ id, offset, limit }) => service.log(id, offset, limit),
+    getFindings: ({ id }) => service.getFindings(id),
+    getFindingUrls: ({ id, code, offset, limit }) => service.findingUrls(id, code, offset, limit),
     exportCsv: ({ id, filter }) => {
       service.get(id); // unknown crawl: fail before any dialog opens or file is made
       return exportCsv(id, filter);

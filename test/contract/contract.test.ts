@@ -167,6 +167,35 @@ for (const [label, make] of transports) {
       assert.equal(progress.length, count);
     });
 
+    it('reports the sitemap audit; a finding filters the URL table, the detail names its findings', async () => {
+      const crawl = await finishedCrawl('Audit');
+      const findings = await t.api.getFindings({ id: crawl.id });
+      assert.equal(findings.length, 26);
+      const order = ['critical', 'warning', 'notice'];
+      for (let i = 1; i < findings.length; i++) assert.ok(order.indexOf(findings[i - 1]!.severity) <= order.indexOf(findings[i]!.severity), 'critical first');
+      // The test site's pages are in no sitemap: they are indexable pages missing from the sitemaps.
+      const missing = findings.find((f) => f.code === 'INDEXABLE_NOT_IN_SITEMAP')!;
+      assert.ok(missing.measured && missing.count > 0, JSON.stringify(missing));
+      const filtered = await t.api.queryUrls({ id: crawl.id, query: { offset: 0, limit: MAX_PAGE, finding: missing.code } });
+      assert.equal(filtered.total, missing.count);
+      const members = await t.api.getFindingUrls({ id: crawl.id, code: missing.code, offset: 0, limit: MAX_PAGE });
+      assert.equal(members.total, missing.count);
+      assert.deepEqual(filtered.rows.map((r) => r.url).sort(), [...members.urls].sort());
+      const detail = await t.api.getUrl({ id: crawl.id, urlId: filtered.rows[0]!.id });
+      assert.deepEqual(detail.findings, [missing.code]);
+      const { rows } = await t.exportCsv(crawl.id, { finding: missing.code });
+      assert.equal(rows, missing.count, 'the export of a finding has its URLs');
+
+      await assert.rejects(
+        t.api.queryUrls({ id: crawl.id, query: { offset: 0, limit: 10, finding: 'NOT_A_FINDING' } }),
+        (e: unknown) => e instanceof ApiError && e.code === 'BAD_QUERY' && /INDEXABLE_NOT_IN_SITEMAP/.test(e.message),
+      );
+      await assert.rejects(t.api.getFindings({ id: 'no-such-crawl' }), (e: unknown) => e instanceof ApiError && e.code === 'NOT_FOUND');
+      const res = await t.raw('getFindingUrls', { id: crawl.id, code: '', offset: 0, limit: 10 });
+      assert.equal(res.ok, false);
+      if (!res.ok) assert.equal(res.error.code, TransportErrorCode.INVALID_ARGS);
+    });
+
     it('exports CSV through its own path (save dialog or download)', async () => {
       const crawl = await finishedCrawl('Export');
       const { rows, text } = await t.exportCsv(crawl.id);

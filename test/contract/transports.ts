@@ -17,10 +17,14 @@ import {
   type WebSocketLike,
 } from '../../shared/contract.js';
 import type { CrawlService } from '../../electron/service/types.js';
+import type { UrlQuery } from '../../shared/model.js';
 import { wireMain } from '../../electron/main/wiring.js';
 import type { FrameLike, InvokeEventLike, IpcMainLike, WindowLike } from '../../electron/main/ipc.js';
 import { createPreloadApi, type IpcRendererLike } from '../../electron/preload/api.js';
 import { startWebServer } from '../../electron/web/server.js';
+
+/** A CSV filter: a URL query without paging. */
+type UrlFilter = Omit<UrlQuery, 'offset' | 'limit'>;
 
 export interface Intrusion {
   label: string;
@@ -38,7 +42,7 @@ export interface Transport {
   /** Calls by callers the transport must refuse (foreign frames, missing tokens, …). */
   intrusions(): Promise<Intrusion[]>;
   /** Exports through the transport's own path (save dialog / download) and returns the CSV text. */
-  exportCsv(id: string): Promise<{ rows: number; text: string }>;
+  exportCsv(id: string, filter?: UrlFilter): Promise<{ rows: number; text: string }>;
   close(): Promise<void>;
 }
 
@@ -130,9 +134,9 @@ export async function ipcTransport(service: CrawlService): Promise<Transport> {
       for (const [label, event] of cases) out.push({ label, result: await rawCall(() => event)('listCrawls', undefined) });
       return out;
     },
-    async exportCsv(id) {
+    async exportCsv(id, filter) {
       nextSavePath = join(dir, `export-${++exports}.csv`);
-      const res = await api.exportCsv({ id });
+      const res = await api.exportCsv(filter ? { id, filter } : { id });
       if (res.path !== nextSavePath) throw new Error(`exported to ${res.path}, expected ${nextSavePath}`);
       return { rows: res.rows, text: await readFile(nextSavePath, 'utf8') };
     },
@@ -232,8 +236,8 @@ export async function wsTransport(service: CrawlService): Promise<Transport> {
       ok.close();
       return out;
     },
-    async exportCsv(id) {
-      const res = await api.exportCsv({ id });
+    async exportCsv(id, filter) {
+      const res = await api.exportCsv(filter ? { id, filter } : { id });
       if (!res.downloadUrl) throw new Error('browser mode answered no downloadUrl');
       const got = await fetch(new URL(res.downloadUrl, server.url));
       if (got.status !== 200) throw new Error(`download answered ${got.status}`);
