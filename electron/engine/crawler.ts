@@ -303,7 +303,9 @@ export class Crawler {
       childCount: sitemaps.length,
       problems: this.robotsProblems.get(originOf(start)) ?? [],
     });
-    for (const sm of sitemaps) this.list.addSitemap(sm, { parentId: id });
+    // Announced in robots.txt: each may list any URL of this host (sitemaps.org, cross-submits).
+    const scope = originOf(start) + '/';
+    for (const sm of sitemaps) this.list.addSitemap(sm, { parentId: id, scope });
     return id;
   }
 

@@ -144,6 +144,10 @@ describe('Crawler against the full test site', () => {
       for (const sm of ex.sitemaps) assert.equal(site.hits.get(sm.path), 1, `sitemap fetched ${site.hits.get(sm.path)} times: ${sm.path}`);
       const robotsNode = [...rec.nodes.values()].find((n) => n.type === 'robots');
       assert.equal(robotsNode?.childCount, 2);
+      // robots.txt announced the index: its sitemaps under /sitemaps/ may list any URL of the host.
+      for (const n of rec.nodes.values()) {
+        assert.ok(!n.problems.some((p) => p.code === 'URL_OUT_OF_SCOPE'), `${n.url}: ${JSON.stringify(n.problems)}`);
+      }
     } finally {
       await site.close();
     }

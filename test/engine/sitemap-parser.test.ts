@@ -24,10 +24,10 @@ interface Parsed {
 /** Parses a document fed in chunks of the given sizes (cycled), or whole. */
 function parse(
   doc: string | Buffer,
-  opts: { url?: string; limits?: Partial<SitemapLimits>; chunks?: number[] | ((i: number) => number) } = {},
+  opts: { url?: string; scopeUrl?: string; limits?: Partial<SitemapLimits>; chunks?: number[] | ((i: number) => number) } = {},
 ): Parsed {
   const items: SitemapItem[] = [];
-  const p = createSitemapParser({ url: opts.url ?? SITEMAP, limits: opts.limits, onItem: (i) => items.push(i) });
+  const p = createSitemapParser({ url: opts.url ?? SITEMAP, scopeUrl: opts.scopeUrl, limits: opts.limits, onItem: (i) => items.push(i) });
   const bytes = typeof doc === 'string' ? Buffer.from(doc, 'utf8') : doc;
   if (opts.chunks === undefined) {
     p.write(bytes);
@@ -257,6 +257,16 @@ test('entries outside the sitemap location are yielded and reported URL_OUT_OF_S
   assert.deepEqual(p.codes, ['URL_OUT_OF_SCOPE', 'URL_OUT_OF_SCOPE', 'URL_OUT_OF_SCOPE']);
   assert.deepEqual(p.problems.map((x) => x.url), ['http://h.test/other', 'https://h.test/dir/x', 'http://elsewhere.test/dir/y']);
   assert.equal(p.summary.urlCount, 4);
+});
+
+test('a sitemap robots.txt announced may list the whole host (cross-submit scope), but not another host', () => {
+  const p = parse(
+    urlset('<url><loc>http://h.test/dir/in</loc></url><url><loc>http://h.test/other</loc></url><url><loc>http://elsewhere.test/y</loc></url>'),
+    { url: 'http://h.test/dir/sitemap.xml', scopeUrl: 'http://h.test/' },
+  );
+  assert.deepEqual(p.codes, ['URL_OUT_OF_SCOPE']);
+  assert.equal(p.problems[0]!.url, 'http://elsewhere.test/y');
+  assert.match(p.problems[0]!.message, /robots\.txt announces/);
 });
 
 // ------------------------------------------------------------ index, RSS, Atom

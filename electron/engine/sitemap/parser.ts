@@ -16,6 +16,11 @@ export interface SitemapParserOptions {
   url: string;
   limits?: Partial<SitemapLimits>;
   onItem(item: SitemapItem): void;
+  /**
+   * Where entries must lie when not the sitemap's own folder: a sitemap announced in robots.txt may list
+   * any URL of that robots.txt's host (sitemaps.org, cross-submits), so its scope is `<origin>/`.
+   */
+  scopeUrl?: string;
   /** The bytes were inflated from gzip: reported in the summary, and the size cap is INFLATE_LIMIT. */
   gzip?: boolean;
   /** The response's Content-Type, quoted in messages only: the content decides the type. */
@@ -49,7 +54,7 @@ const MODE_TEXT = 3;
 export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
   const limits = resolveLimits(opts.limits);
   const gzip = opts.gzip ?? false;
-  const sink = new ItemSink(opts.url, limits, opts.onItem);
+  const sink = new ItemSink(opts.url, limits, opts.onItem, opts.scopeUrl ?? opts.url);
   let mode = MODE_SNIFF;
   let head: Buffer[] = [];
   let headBytes = 0;

@@ -70,6 +70,8 @@ export interface PendingSitemap {
   url: string;
   parentId: string | null;
   lastmod?: string;
+  /** Scope of its entries when robots.txt announced it (or its index): `<robots origin>/`. */
+  scope?: string;
 }
 
 /** JSON-serialisable progress of a SitemapRequestList. */
@@ -191,7 +193,7 @@ export class SitemapRequestList {
    * Queues a sitemap found outside the roots: announced by robots.txt, or a page that turned out to
    * be XML (pass its `response` so it is not fetched twice). A known sitemap is not queued again.
    */
-  addSitemap(url: string, o: { parentId?: string | null; lastmod?: string; response?: FetchResponse } = {}): void {
+  addSitemap(url: string, o: { parentId?: string | null; lastmod?: string; response?: FetchResponse; scope?: string } = {}): void {
     const parentId = o.parentId ?? null;
     const id = tryUniqueKey(url);
     if (id === null) {
@@ -219,7 +221,7 @@ export class SitemapRequestList {
       return;
     }
     this.emit(node);
-    const item: Queued = { id, url, parentId, ...(o.lastmod ? { lastmod: o.lastmod } : {}) };
+    const item: Queued = { id, url, parentId, ...(o.lastmod ? { lastmod: o.lastmod } : {}), ...(o.scope ? { scope: o.scope } : {}) };
     if (o.response) this.front.push({ ...item, response: o.response });
     else this.queue.push(item);
   }
@@ -458,6 +460,7 @@ export class SitemapRequestList {
     }
     const gen = streamSitemap(spool.read(), {
       url: response.finalUrl || item.url,
+      ...(item.scope ? { scopeUrl: item.scope } : {}),
       limits: this.opts.limits,
       batchSize: this.opts.batchSize ?? 256,
       contentType: response.headers['content-type'],
@@ -537,7 +540,9 @@ export class SitemapRequestList {
       return;
     }
     this.emit(node);
-    this.queue.push({ id, url: loc, parentId: parent.id, ...(lastmod ? { lastmod } : {}) });
+    // A robots.txt announcement covers the index's children on that host too.
+    const scope = r.item.scope && loc.toLowerCase().startsWith(r.item.scope.toLowerCase()) ? r.item.scope : undefined;
+    this.queue.push({ id, url: loc, parentId: parent.id, ...(lastmod ? { lastmod } : {}), ...(scope ? { scope } : {}) });
   }
 
   /** The problem for a sitemap listed again: a cycle when it is the lister or one of its ancestors. */

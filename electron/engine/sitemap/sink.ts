@@ -26,6 +26,8 @@ export class ItemSink {
     readonly sitemapUrl: string,
     readonly limits: SitemapLimits,
     private readonly onItem: (item: SitemapItem) => void,
+    /** Where entries must lie: the sitemap's own folder, or a whole host the sitemap was cross-submitted for. */
+    readonly scopeUrl: string = sitemapUrl,
   ) {
     this.problems = new ProblemLog((problem) => this.onItem({ kind: 'problem', problem }));
   }
@@ -59,7 +61,7 @@ export class ItemSink {
       return null;
     }
     // inSitemapScope parses the URL only when its fast path fails, so it doubles as the cheap validity check.
-    if (inSitemapScope(loc, this.sitemapUrl)) return loc;
+    if (inSitemapScope(loc, this.scopeUrl)) return loc;
     if (!HTTP_SCHEME.test(loc) || resolveUrl(loc, this.sitemapUrl) === null) {
       this.problem(
         'INVALID_URL',
@@ -72,7 +74,9 @@ export class ItemSink {
     }
     this.problem(
       'URL_OUT_OF_SCOPE',
-      `${loc} lies outside this sitemap's location (${this.sitemapUrl}); search engines ignore it unless the site is cross-submitted.`,
+      this.scopeUrl === this.sitemapUrl
+        ? `${loc} lies outside this sitemap's location (${this.sitemapUrl}); search engines ignore it unless robots.txt announces the sitemap.`
+        : `${loc} lies outside ${this.scopeUrl}, the host whose robots.txt announces this sitemap; search engines ignore it.`,
       loc,
     );
     return loc;

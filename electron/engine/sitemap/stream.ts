@@ -17,6 +17,8 @@ export interface StreamSitemapOptions {
   /** The sitemap's URL (after redirects): scope of its entries, base of Atom's relative links. */
   url: string;
   limits?: Partial<SitemapLimits>;
+  /** Scope of its entries when not its own folder (see SitemapParserOptions.scopeUrl). */
+  scopeUrl?: string;
   /** Items per yielded batch (default 500); the last batch may be shorter. */
   batchSize?: number;
   /** The response's Content-Type, quoted in messages only: the content decides the type. */
@@ -62,6 +64,7 @@ export async function* streamSitemap(
   const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
   const parser = createSitemapParser({
     url: opts.url,
+    scopeUrl: opts.scopeUrl,
     limits: opts.limits,
     gzip,
     contentType: opts.contentType,

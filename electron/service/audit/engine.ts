@@ -429,8 +429,33 @@ export class AuditEngine {
   /** In the location of the sitemap as listed, or of where it finally answered from. */
   private inScopeOf(s: SitemapInfo, loc: string): boolean {
     if (inSitemapScope(loc, s.url)) return true;
+    const announced = this.crossSubmittedScope(s);
+    if (announced !== undefined && inSitemapScope(loc, announced)) return true;
     const finalUrl = s.node?.finalUrl;
     return finalUrl !== undefined && inSitemapScope(loc, finalUrl);
+  }
+
+  /**
+   * `<origin>/` when robots.txt of that origin announced this sitemap, or an index on that origin that it
+   * announced: such a sitemap may list any URL of the host (sitemaps.org, cross-submits). Mirrors the
+   * sitemap reader's rule, so the finding and the node's problems agree.
+   */
+  private crossSubmittedScope(s: SitemapInfo): string | undefined {
+    const chain: SitemapNode[] = [];
+    let node = s.node;
+    for (let guard = 0; node && node.parentId !== null && guard < 64; guard++) {
+      const parent = this.sitemapByKey.get(node.parentId)?.node;
+      if (!parent) return undefined;
+      if (parent.type === 'robots') {
+        const origin = originOfUrl(parent.url);
+        if (origin === undefined) return undefined;
+        // The announced sitemap itself may live anywhere; the indexes below it must stay on the host.
+        return chain.every((n) => n.url.toLowerCase().startsWith(origin.toLowerCase())) ? origin : undefined;
+      }
+      chain.push(node);
+      node = parent;
+    }
+    return undefined;
   }
 
   /** The sitemap's final URL is known: entries in its location were not out of scope after all. */
@@ -581,4 +606,12 @@ function bump(s: SitemapInfo, code: FindingCode, by: number): void {
   const i = URL_INDEX.get(code)!;
   const listings = (s.listings ??= new Map());
   listings.set(i, (listings.get(i) ?? 0) + by);
+}
+
+function originOfUrl(url: string): string | undefined {
+  try {
+    return new URL(url).origin + '/';
+  } catch {
+    return undefined;
+  }
 }
