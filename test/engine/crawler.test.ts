@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
 import { Crawler } from '../../electron/engine/crawler.js';
+import { BUILTIN_DEFAULTS } from '../../electron/service/settings.js';
 import type { Discovery, Request } from '../../electron/engine/types.js';
 import { startTestSite, startConformanceServer } from '../fixtures/site.js';
 import type { TestSite } from '../fixtures/types.js';
@@ -9,20 +10,10 @@ import type { TestSite } from '../fixtures/types.js';
 /** Settings a test crawl starts from: fast timeouts, local site. */
 export function testSettings(startUrl: string, over: Partial<CrawlSettings> = {}): CrawlSettings {
   return {
+    ...BUILTIN_DEFAULTS,
     startUrl,
-    sitemapUrls: [],
-    useSitemaps: true,
-    fetchPages: true,
-    followLinks: true,
-    respectRobots: true,
-    scope: 'host',
-    include: [],
-    exclude: [],
-    maxDepth: null,
-    maxUrls: null,
     concurrency: 8,
     perHostConcurrency: 8,
-    delayMs: 0,
     userAgent: 'SpinneretTest/1.0',
     timeoutMs: 600,
     connectTimeoutMs: 500,
