@@ -3,6 +3,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { CrawlSettings, ScopeMode } from '../shared/model.js';
+import { FINDING_DEFINITIONS } from './service/audit/definitions.js';
 
 export class UsageError extends Error {
   readonly code = 'BAD_ARGUMENT';
@@ -14,6 +15,7 @@ export type CliCommand =
   | { kind: 'resume'; id?: string; stateDir?: string; out?: string; quiet: boolean }
   | { kind: 'export'; id: string; out: string; stateDir?: string }
   | { kind: 'delete'; id: string; stateDir?: string }
+  | { kind: 'audit'; id: string; stateDir?: string; out?: string; json: boolean; finding?: string }
   | { kind: 'help' };
 
 export const USAGE = `Usage:
@@ -23,6 +25,8 @@ export const USAGE = `Usage:
   npm run crawl -- resume [ID] [--state-dir DIR] [--out FILE.csv]
   npm run crawl -- export ID --out FILE.csv [--state-dir DIR]
   npm run crawl -- delete ID [--state-dir DIR]
+  npm run crawl -- audit ID [--state-dir DIR] [--json | --out FILE.csv]
+  npm run crawl -- audit ID --finding CODE --out FILE.csv [--state-dir DIR]
 
 Crawl options:
   --sitemap URL         a sitemap to start from (repeatable)
@@ -42,9 +46,14 @@ Crawl options:
   --ignore-robots       do not apply robots.txt rules
   --delay MS            minimum delay between two requests to one host
   --quiet               no progress output
+
+Audit options:
+  --json                print the findings as JSON
+  --out FILE.csv        write the findings table as CSV
+  --finding CODE        with --out: export the URLs of one finding (the columns of export)
 `;
 
-const SUBCOMMANDS = new Set(['list', 'resume', 'export', 'delete', 'help']);
+const SUBCOMMANDS = new Set(['list', 'resume', 'export', 'delete', 'audit', 'help']);
 
 /** Turns argv (after `npm run crawl --`) into a command, or throws UsageError with a message. */
 export function parseCli(argv: string[]): CliCommand {
@@ -72,6 +81,8 @@ export function parseCli(argv: string[]): CliCommand {
         'ignore-robots': { type: 'boolean' },
         delay: { type: 'string' },
         quiet: { type: 'boolean' },
+        json: { type: 'boolean' },
+        finding: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -83,6 +94,7 @@ export function parseCli(argv: string[]): CliCommand {
   const stateDir = v['state-dir'];
   const first = positionals[0];
 
+  if (first !== 'audit' && (v.json || v.finding !== undefined)) throw new UsageError('--json and --finding belong to the audit command.');
   if (first && SUBCOMMANDS.has(first)) {
     const rest = positionals.slice(1);
     switch (first) {
@@ -103,6 +115,10 @@ export function parseCli(argv: string[]): CliCommand {
         noMore(rest, 1, 'delete');
         if (!rest[0]) throw new UsageError('delete needs the crawl ID: npm run crawl -- delete ID');
         return { kind: 'delete', id: rest[0], stateDir };
+      case 'audit':
+        noMore(rest, 1, 'audit');
+        if (!rest[0]) throw new UsageError('audit needs the crawl ID: npm run crawl -- audit ID');
+        return { kind: 'audit', id: rest[0], stateDir, out: v.out, json: !!v.json, ...auditFinding(v.finding, v.out, !!v.json) };
     }
   }
 
@@ -144,6 +160,18 @@ export function parseCli(argv: string[]): CliCommand {
   }
   if (v['ignore-robots']) s.respectRobots = false;
   return settings;
+}
+
+/** Checks --finding (a known code, with --out) and --json (not with --out). */
+function auditFinding(code: string | undefined, out: string | undefined, json: boolean): { finding?: string } {
+  if (json && out) throw new UsageError('--json prints to the terminal and --out writes a CSV file: choose one.');
+  if (code === undefined) return {};
+  if (json || !out) throw new UsageError('--finding CODE exports that finding\'s URLs: give --out FILE.csv (and no --json).');
+  const finding = code.trim().toUpperCase();
+  if (!FINDING_DEFINITIONS.some((d) => d.code === finding)) {
+    throw new UsageError(`--finding "${code}" is not an audit finding. Known codes: ${FINDING_DEFINITIONS.map((d) => d.code).join(', ')}.`);
+  }
+  return { finding };
 }
 
 function noMore(rest: string[], allowed: number, what: string): void {

@@ -2,15 +2,16 @@
  * Headless Spinneret: crawl, list, resume, export and delete crawls from a terminal.
  * Same CrawlService and state folder as the app, so crawls started here show in the window.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
-import type { CrawlSummary, ProgressEvent } from '../shared/model.js';
+import type { CrawlSummary, ProgressEvent, UrlQuery } from '../shared/model.js';
 import type { CrawlService } from './service/types.js';
 import { createCrawlService } from './service/index.js';
 import { defaultStateDir } from './state-dir.js';
 import { parseCli, USAGE, UsageError, type CliCommand } from './cli-args.js';
 import { formatProgress, formatSummary, formatTable } from './cli-format.js';
+import { findingsCsv, findingsJson, formatFindings } from './cli-audit-format.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -55,6 +56,21 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
         io.stdout.write(`Wrote ${rows} rows to ${cmd.out}.\n`);
         return 0;
       }
+      case 'audit': {
+        const crawl = service.get(cmd.id);
+        if (cmd.finding && cmd.out) {
+          const rows = await exportTo(service, cmd.id, cmd.out, { finding: cmd.finding });
+          io.stdout.write(`Wrote ${rows} rows (${cmd.finding}) to ${cmd.out}.\n`);
+          return 0;
+        }
+        const findings = service.getFindings(cmd.id);
+        if (cmd.json) io.stdout.write(findingsJson(crawl, findings) + '\n');
+        else if (cmd.out) {
+          writeFileSync(cmd.out, findingsCsv(findings));
+          io.stdout.write(`Wrote ${findings.length} findings to ${cmd.out}.\n`);
+        } else io.stdout.write(formatFindings(crawl, findings) + '\n');
+        return 0;
+      }
       case 'crawl': {
         const crawl = service.create({ name: cmd.name, settings: cmd.settings });
         io.stdout.write(`Crawl ${crawl.id} (${crawl.settings.startUrl || crawl.settings.sitemapUrls[0]}) in ${stateDir}\n`);
@@ -86,10 +102,10 @@ function pickResumable(crawls: CrawlSummary[]): string | undefined {
     .sort((a, b) => b.updatedAt - a.updatedAt)[0]?.id;
 }
 
-async function exportTo(service: CrawlService, id: string, out: string): Promise<number> {
+async function exportTo(service: CrawlService, id: string, out: string, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<number> {
   const file = createWriteStream(out);
   try {
-    const { rows } = await service.exportCsv(id, file);
+    const { rows } = await service.exportCsv(id, file, filter);
     // The exporter may have ended the stream itself; wait until the bytes are on disk either way.
     if (!file.writableEnded) file.end();
     if (!file.writableFinished) await once(file, 'finish');

@@ -22,7 +22,9 @@ function settings(site: AuditSite, run: AuditRun): Partial<CrawlSettings> & { st
     perHostConcurrency: 6,
     delayMs: 0,
     userAgent: 'SpinneretAuditTest/1.0',
-    timeoutMs: 2000, // well under the site's SLOW_MS, well over what a local page needs on a busy machine
+    // Full: well under the site's SLOW_MS, well over what a local page needs on a busy machine.
+    // Listing: no page is fetched, so nothing to time out but a sitemap on a busy machine.
+    timeoutMs: run === 'full' ? 2000 : 10_000,
     connectTimeoutMs: 2000,
     retries: 0,
     maxBodyBytes: 4 * 1024 * 1024,
