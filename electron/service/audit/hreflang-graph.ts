@@ -4,10 +4,10 @@
  * Reciprocity: A naming B (B ≠ A) is answered when B's own sitemap entry names A.
  *
  * Compact: no JS object per node or edge. Nodes are dense indexes found through an open-addressing
- * table of hashes; each node's targets and incoming edges are linked lists in typed arrays; "does A
- * name B" is a hash set of (A, B) node pairs. A multilingual site lists alternates on most URLs, and
- * one object with two arrays per node cost ~1 KB per URL (the benchmark: 300 MB of heap at 1M URLs
- * with alternates on one in five); this costs ~40 bytes per node and ~30 per edge.
+ * table; an edge (A names B) is one record on two linked lists (A's targets, B's incoming), and "does
+ * A name B" is an open-addressing set of edges. A multilingual site lists alternates on most URLs, and
+ * one object with two arrays per node cost ~1 KB per URL (the benchmark: 275 MB of heap at 1M URLs
+ * with alternates on one in five); this costs ~25 bytes per node and ~26 per edge.
  */
 import { ensureCapacity } from '../../engine/compact/typed-growth.js';
 
@@ -19,13 +19,12 @@ export interface HreflangVerdict {
 }
 
 /** Tables are rebuilt twice as large past this load. */
-const MAX_LOAD = 0.5;
+const MAX_LOAD = 0.6;
 const NO_EDGE = -1;
 
 export class HreflangGraph {
-  // hash → node: open addressing (hash 0 never occurs: hashKey avoids it), node index per slot
-  private slotHash = new Float64Array(1024);
-  private slotNode = new Int32Array(1024);
+  // hash → node: open addressing, node + 1 per slot (0 = empty); the hash is the node's own
+  private nodeSlots = new Int32Array(1024);
   private nodeMask = 1023;
 
   // per node
@@ -38,16 +37,16 @@ export class HreflangGraph {
   /** First edge of the URLs naming this node, newest first. */
   private inHead = new Int32Array(0);
 
-  // edges: one pool for both lists; `edgeNode` is the other end (target in an out-list, source in an in-list)
-  private edgeNode = new Int32Array(0);
-  private edgeNext = new Int32Array(0);
-  private edgeSlots = 0;
+  // edges: source names target; each is on its source's out-list and its target's in-list
+  private edgeSource = new Int32Array(0);
+  private edgeTarget = new Int32Array(0);
+  private nextOut = new Int32Array(0);
+  private nextIn = new Int32Array(0);
   private edges = 0;
 
-  // (source node, target node) pairs named: open addressing, source + 1 (0 = empty slot)
-  private pairSource = new Int32Array(1024);
-  private pairTarget = new Int32Array(1024);
-  private pairMask = 1023;
+  // the edges by (source, target): open addressing, edge + 1 per slot (0 = empty)
+  private edgeSlots = new Int32Array(1024);
+  private edgeMask = 1023;
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
   constructor(private readonly idOf: (hash: number) => number) {}
@@ -64,10 +63,7 @@ export class HreflangGraph {
       const existing = this.find(t);
       if (existing >= 0 && this.names(s, existing)) continue;
       const tn = existing >= 0 ? existing : this.nodeOf(t, -1);
-      this.addPair(s, tn);
-      this.outHead[s] = this.addEdge(tn, this.outHead[s]!);
-      this.inHead[tn] = this.addEdge(s, this.inHead[tn]!);
-      this.edges++;
+      this.addEdge(s, tn);
       if (this.outHead[tn] !== NO_EDGE) affected.push(t);
     }
     return affected;
@@ -84,7 +80,7 @@ export class HreflangGraph {
     const n = this.find(hash);
     if (n < 0 || this.inHead[n] === NO_EDGE) return NONE;
     const out: number[] = [];
-    for (let e = this.inHead[n]!; e !== NO_EDGE; e = this.edgeNext[e]!) out.push(this.nodeHash[this.edgeNode[e]!]!);
+    for (let e = this.inHead[n]!; e !== NO_EDGE; e = this.nextIn[e]!) out.push(this.nodeHash[this.edgeSource[e]!]!);
     return out.reverse();
   }
 
@@ -100,8 +96,8 @@ export class HreflangGraph {
     let nonReciprocal = false;
     let badTarget = false;
     if (s >= 0) {
-      for (let e = this.outHead[s]!; e !== NO_EDGE; e = this.edgeNext[e]!) {
-        const tn = this.edgeNode[e]!;
+      for (let e = this.outHead[s]!; e !== NO_EDGE; e = this.nextOut[e]!) {
+        const tn = this.edgeTarget[e]!;
         if (!nonReciprocal && !this.names(tn, s)) nonReciprocal = true;
         const id = this.nodeId[tn]!;
         if (!badTarget && id >= 0 && notOk(id)) badTarget = true;
@@ -119,8 +115,8 @@ export class HreflangGraph {
   /** Bytes held by the typed arrays. */
   allocatedBytes(): number {
     return [
-      this.slotHash, this.slotNode, this.nodeHash, this.nodeId, this.outHead, this.inHead,
-      this.edgeNode, this.edgeNext, this.pairSource, this.pairTarget,
+      this.nodeSlots, this.nodeHash, this.nodeId, this.outHead, this.inHead,
+      this.edgeSource, this.edgeTarget, this.nextOut, this.nextIn, this.edgeSlots,
     ].reduce((n, a) => n + a.byteLength, 0);
   }
 
@@ -129,9 +125,9 @@ export class HreflangGraph {
   /** The node of a hash, or -1. */
   private find(hash: number): number {
     for (let slot = hashSlot(hash, this.nodeMask); ; slot = (slot + 1) & this.nodeMask) {
-      const h = this.slotHash[slot]!;
-      if (h === 0) return -1;
-      if (h === hash) return this.slotNode[slot]!;
+      const v = this.nodeSlots[slot]!;
+      if (v === 0) return -1;
+      if (this.nodeHash[v - 1] === hash) return v - 1;
     }
   }
 
@@ -150,66 +146,61 @@ export class HreflangGraph {
     this.nodeId[node] = id >= 0 ? id : this.idOf(hash);
     this.outHead[node] = NO_EDGE;
     this.inHead[node] = NO_EDGE;
-    if (this.nodeCount > this.slotHash.length * MAX_LOAD) this.rehashNodes(this.slotHash.length * 2);
+    if (this.nodeCount > this.nodeSlots.length * MAX_LOAD) this.rehashNodes(this.nodeSlots.length * 2);
     else this.placeNode(node);
     return node;
   }
 
   private placeNode(node: number): void {
-    const hash = this.nodeHash[node]!;
-    let slot = hashSlot(hash, this.nodeMask);
-    while (this.slotHash[slot] !== 0) slot = (slot + 1) & this.nodeMask;
-    this.slotHash[slot] = hash;
-    this.slotNode[slot] = node;
+    let slot = hashSlot(this.nodeHash[node]!, this.nodeMask);
+    while (this.nodeSlots[slot] !== 0) slot = (slot + 1) & this.nodeMask;
+    this.nodeSlots[slot] = node + 1;
   }
 
   private rehashNodes(size: number): void {
-    this.slotHash = new Float64Array(size);
-    this.slotNode = new Int32Array(size);
+    this.nodeSlots = new Int32Array(size);
     this.nodeMask = size - 1;
     for (let n = 0; n < this.nodeCount; n++) this.placeNode(n);
   }
 
   // ------------------------------------------------------------ edges
 
-  /** A new edge to `node` in front of the list starting at `next`; returns it. */
-  private addEdge(node: number, next: number): number {
-    const e = this.edgeSlots++;
-    this.edgeNode = ensureCapacity(this.edgeNode, e + 1);
-    this.edgeNext = ensureCapacity(this.edgeNext, e + 1);
-    this.edgeNode[e] = node;
-    this.edgeNext[e] = next;
-    return e;
+  /** Records that node `s` names node `t` (not yet recorded). */
+  private addEdge(s: number, t: number): void {
+    const e = this.edges++;
+    this.edgeSource = ensureCapacity(this.edgeSource, e + 1);
+    this.edgeTarget = ensureCapacity(this.edgeTarget, e + 1);
+    this.nextOut = ensureCapacity(this.nextOut, e + 1);
+    this.nextIn = ensureCapacity(this.nextIn, e + 1);
+    this.edgeSource[e] = s;
+    this.edgeTarget[e] = t;
+    this.nextOut[e] = this.outHead[s]!;
+    this.outHead[s] = e;
+    this.nextIn[e] = this.inHead[t]!;
+    this.inHead[t] = e;
+    if (this.edges > this.edgeSlots.length * MAX_LOAD) this.rehashEdges(this.edgeSlots.length * 2);
+    else this.placeEdge(e);
   }
 
   /** Whether node `s` names node `t`. */
   private names(s: number, t: number): boolean {
-    for (let slot = pairSlot(s, t, this.pairMask); ; slot = (slot + 1) & this.pairMask) {
-      const ps = this.pairSource[slot]!;
-      if (ps === 0) return false;
-      if (ps === s + 1 && this.pairTarget[slot] === t) return true;
+    for (let slot = pairSlot(s, t, this.edgeMask); ; slot = (slot + 1) & this.edgeMask) {
+      const v = this.edgeSlots[slot]!;
+      if (v === 0) return false;
+      if (this.edgeSource[v - 1] === s && this.edgeTarget[v - 1] === t) return true;
     }
   }
 
-  private addPair(s: number, t: number): void {
-    if ((this.edges + 1) > this.pairSource.length * MAX_LOAD) this.rehashPairs(this.pairSource.length * 2);
-    this.placePair(s, t);
+  private placeEdge(e: number): void {
+    let slot = pairSlot(this.edgeSource[e]!, this.edgeTarget[e]!, this.edgeMask);
+    while (this.edgeSlots[slot] !== 0) slot = (slot + 1) & this.edgeMask;
+    this.edgeSlots[slot] = e + 1;
   }
 
-  private placePair(s: number, t: number): void {
-    let slot = pairSlot(s, t, this.pairMask);
-    while (this.pairSource[slot] !== 0) slot = (slot + 1) & this.pairMask;
-    this.pairSource[slot] = s + 1;
-    this.pairTarget[slot] = t;
-  }
-
-  private rehashPairs(size: number): void {
-    const oldSource = this.pairSource;
-    const oldTarget = this.pairTarget;
-    this.pairSource = new Int32Array(size);
-    this.pairTarget = new Int32Array(size);
-    this.pairMask = size - 1;
-    for (let i = 0; i < oldSource.length; i++) if (oldSource[i] !== 0) this.placePair(oldSource[i]! - 1, oldTarget[i]!);
+  private rehashEdges(size: number): void {
+    this.edgeSlots = new Int32Array(size);
+    this.edgeMask = size - 1;
+    for (let e = 0; e < this.edges; e++) this.placeEdge(e);
   }
 }
 
