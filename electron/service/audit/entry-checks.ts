@@ -3,6 +3,7 @@
  * scheme or www/apex variant of the crawled site.
  */
 import { isW3cDatetime } from '../../engine/sitemap/datetime.js';
+import { parseLastmod } from '../url-store.js';
 
 /** A lastmod this far past "now" is in the future (time zones and clock skew stay below it). */
 export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
@@ -12,7 +13,8 @@ export type LastmodVerdict = 'ok' | 'invalid' | 'future';
 /** Whether a lastmod is a valid W3C Datetime, and not more than a day after `now`. */
 export function lastmodVerdict(lastmod: string, now: number): LastmodVerdict {
   if (!isW3cDatetime(lastmod)) return 'invalid';
-  const t = Date.parse(lastmod);
+  // parseLastmod reads the usual shapes without Date.parse (once per listing: 1M at a time).
+  const t = parseLastmod(lastmod);
   return Number.isFinite(t) && t > now + FUTURE_SLACK_MS ? 'future' : 'ok';
 }
 
