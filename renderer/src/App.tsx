@@ -4,6 +4,7 @@ import { EmptyState, ErrorState, Spinner } from './components/Bits.js';
 import { Icon } from './components/Icon.js';
 import { closeConfirm, dismissToast, getApi, showNewCrawl, useApp, setExportMenu } from './store/app-store.js';
 import { ErrorsView } from './views/ErrorsView.js';
+import { IssuesView } from './views/IssuesView.js';
 import { NewCrawl } from './views/NewCrawl.js';
 import { Overview } from './views/Overview.js';
 import { Sidebar } from './views/Sidebar.js';
@@ -92,6 +93,7 @@ function MainArea() {
         {tab === 'overview' && <Overview crawl={crawl} />}
         {tab === 'urls' && <UrlsView crawl={crawl} />}
         {tab === 'sitemaps' && <SitemapTree crawl={crawl} />}
+        {tab === 'issues' && <IssuesView crawl={crawl} />}
         {tab === 'errors' && <ErrorsView crawl={crawl} />}
       </div>
     </>

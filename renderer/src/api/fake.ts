@@ -4,6 +4,7 @@
  * Never used in Electron or browser mode.
  */
 import type {
+  AuditFinding,
   CrawlCounters,
   CrawlLogEntry,
   CrawlSettings,
@@ -49,6 +50,42 @@ interface SimCrawl {
   pendingLog: CrawlLogEntry[];
   timer?: ReturnType<typeof setInterval>;
 }
+
+/** A few findings the simulated site has, for developing the Issues view. */
+const FAKE_FINDINGS: (Omit<AuditFinding, 'count' | 'measured' | 'subject'> & { needsPages: boolean; has(r: UrlRow): boolean })[] = [
+  {
+    code: 'SITEMAP_URL_4XX',
+    severity: 'critical',
+    title: 'Sitemap URLs answering 4xx',
+    explanation: 'Remove these URLs from the sitemaps, or restore the pages.',
+    needsPages: true,
+    has: (r) => r.inSitemaps.length > 0 && (r.status ?? 0) >= 400 && (r.status ?? 0) < 500,
+  },
+  {
+    code: 'SITEMAP_URL_REDIRECT',
+    severity: 'warning',
+    title: 'Sitemap URLs that redirect',
+    explanation: 'List the final URL instead of the one that redirects.',
+    needsPages: true,
+    has: (r) => r.inSitemaps.length > 0 && r.redirectTo !== undefined,
+  },
+  {
+    code: 'INDEXABLE_NOT_IN_SITEMAP',
+    severity: 'warning',
+    title: 'Indexable pages missing from the sitemaps',
+    explanation: 'Add these pages to a sitemap, or make them non-indexable if they should not rank.',
+    needsPages: true,
+    has: (r) => r.inSitemaps.length === 0 && r.status === 200,
+  },
+  {
+    code: 'URL_IN_MULTIPLE_SITEMAPS',
+    severity: 'notice',
+    title: 'URLs listed in more than one sitemap',
+    explanation: 'List each URL in one sitemap only.',
+    needsPages: false,
+    has: (r) => r.inSitemaps.length > 1,
+  },
+];
 
 const TITLES = ['Blue widget', 'Garden hose 20m', 'How we ship', 'Returns policy', 'Spring sale', 'Contact us', 'Careers', 'Widget care guide'];
 
@@ -234,6 +271,7 @@ export function createFakeApi(): SpinneretApi {
     if (q.inSitemap !== undefined && q.inSitemap !== r.inSitemaps.length > 0) return false;
     if (q.blocked !== undefined && q.blocked !== !!r.blockedByRobots) return false;
     if (q.sitemapId && !r.inSitemaps.includes(q.sitemapId)) return false;
+    if (q.finding && !FAKE_FINDINGS.find((f) => f.code === q.finding)?.has(r)) return false;
     if (q.search) {
       const s = q.search.toLowerCase();
       if (!r.url.toLowerCase().includes(s) && !(r.title ?? '').toLowerCase().includes(s)) return false;
@@ -353,6 +391,22 @@ export function createFakeApi(): SpinneretApi {
     async getLog({ id, offset, limit }: { id: string; offset: number; limit: number }) {
       const log = find(id).log;
       return delay({ total: log.length, rows: log.slice(offset, offset + limit) });
+    },
+    async getFindings({ id }: { id: string }) {
+      const c = find(id);
+      const pages = c.summary.settings.fetchPages;
+      return delay(
+        FAKE_FINDINGS.map(({ has, ...f }): AuditFinding => {
+          const measured = !f.needsPages || pages;
+          return { ...f, subject: 'url', measured, count: measured ? c.rows.filter(has).length : 0, ...(measured ? {} : { notMeasuredReason: 'Pages were not fetched (a sitemap-listing run).' }) };
+        }),
+      );
+    },
+    async getFindingUrls({ id, code, offset, limit }: { id: string; code: string; offset: number; limit: number }) {
+      const has = FAKE_FINDINGS.find((f) => f.code === code)?.has;
+      if (!has) throw Object.assign(new Error(`"${code}" is not an audit finding.`), { code: 'BAD_QUERY' });
+      const urls = find(id).rows.filter(has).map((r) => r.url);
+      return delay({ total: urls.length, urls: urls.slice(offset, offset + limit) });
     },
     async exportCsv({ id }: { id: string }) {
       return delay({ rows: find(id).rows.length, path: '/home/analyst/Downloads/export.csv' });

@@ -30,6 +30,7 @@ const paths: Record<string, JSX.Element> = {
   gauge: <path d="M2.5 11a5.5 5.5 0 1 1 11 0M8 11l2.5-3.5" />,
   filter: <path d="M2.5 3.5h11l-4.2 5v4l-2.6 1.2V8.5z" />,
   spinner: <path d="M8 2.5a5.5 5.5 0 1 0 5.5 5.5" />,
+  flag: <path d="M3.5 14V2.5M3.5 3h8.5l-2 3 2 3H3.5" />,
   resume: <path d="M5 3.5v9l7.5-4.5z" fill="currentColor" stroke="none" />,
 };
 

@@ -14,6 +14,10 @@ export interface UrlFilter {
   sitemapId: string | null;
   /** The node's URL, for the filter chip. */
   sitemapUrl: string | null;
+  /** Set from the Issues view: only URLs affected by this audit finding code. */
+  finding: string | null;
+  /** The finding's title, for the filter chip. */
+  findingTitle: string | null;
   sort: { key: UrlSortKey; dir: 'asc' | 'desc' };
 }
 
@@ -31,6 +35,8 @@ export function emptyFilter(): UrlFilter {
     blocked: 'any',
     sitemapId: null,
     sitemapUrl: null,
+    finding: null,
+    findingTitle: null,
     sort: { key: 'id', dir: 'asc' },
   };
 }
@@ -53,6 +59,7 @@ export function filterToQuery(f: UrlFilter): Omit<UrlQuery, 'offset' | 'limit'> 
   const search = f.search.trim();
   if (search) q.search = search;
   if (f.sitemapId) q.sitemapId = f.sitemapId;
+  if (f.finding) q.finding = f.finding;
   return q;
 }
 
@@ -92,6 +99,7 @@ export function describeFilter(f: UrlFilter): string {
   if (f.inSitemap !== 'any') parts.push(f.inSitemap === 'yes' ? 'in a sitemap' : 'in no sitemap');
   if (f.blocked !== 'any') parts.push(f.blocked === 'yes' ? 'blocked' : 'not blocked');
   if (f.sitemapId) parts.push(`listed by ${f.sitemapUrl ?? f.sitemapId}`);
+  if (f.finding) parts.push(`issue: ${f.findingTitle ?? f.finding}`);
   if (f.search.trim()) parts.push(`matching "${f.search.trim()}"`);
   return parts.length ? parts.join(' · ') : 'no filter';
 }

@@ -1,6 +1,6 @@
 /** The window's state: the crawl list, what is selected, per-crawl view state, toasts. */
 import { create } from 'zustand';
-import type { CrawlLogEntry, CrawlSettings, CrawlSummary, ProgressEvent, SitemapNode } from '../../../shared/model.js';
+import type { AuditFinding, CrawlLogEntry, CrawlSettings, CrawlSummary, ProgressEvent, SitemapNode } from '../../../shared/model.js';
 import type { Connection } from '../api/connect.js';
 import { toApiError, type ExportFilter, type SpinneretApi } from '../api/types.js';
 import { applyProgress, removeCrawl, sortCrawls, upsertCrawl } from '../logic/crawls.js';
@@ -9,7 +9,7 @@ import { emptyFilter, type UrlFilter } from '../logic/url-query.js';
 import { emptyTree, mergeNodes, setChildren, setExpanded, type TreeState } from '../logic/tree.js';
 import type { CrawlAction } from '../logic/actions.js';
 
-export type Tab = 'overview' | 'urls' | 'sitemaps' | 'errors';
+export type Tab = 'overview' | 'urls' | 'sitemaps' | 'issues' | 'errors';
 export type Screen = 'crawl' | 'new';
 
 export interface Toast {
@@ -24,6 +24,16 @@ export interface ConfirmRequest {
   confirmLabel: string;
   danger?: boolean;
   onConfirm: () => void;
+}
+
+/** A crawl's sitemap audit as last loaded. */
+export interface FindingsState {
+  list: AuditFinding[] | null;
+  error?: string;
+  loading: boolean;
+  /** The crawl's urlVersion when it was loaded: a live crawl reloads when it moved on. */
+  version: number;
+  at: number;
 }
 
 export interface AppState {
@@ -43,6 +53,7 @@ export interface AppState {
   trees: Record<string, TreeState>;
   treeErrors: Record<string, string | undefined>;
   selectedNode: Record<string, string | null>;
+  findings: Record<string, FindingsState>;
   /** Bumped when a crawl's URLs or log changed: the tables refresh what is on screen. */
   urlVersion: Record<string, number>;
   logVersion: Record<string, number>;
@@ -68,6 +79,7 @@ const initial: AppState = {
   trees: {},
   treeErrors: {},
   selectedNode: {},
+  findings: {},
   urlVersion: {},
   logVersion: {},
   liveLog: {},
@@ -348,6 +360,61 @@ export function setFilter(id: string, update: (f: UrlFilter) => UrlFilter): void
 
 export function selectUrl(id: string, urlId: number | null): void {
   set((s) => ({ selectedUrl: { ...s.selectedUrl, [id]: urlId } }));
+}
+
+// ---------------------------------------------------------------- sitemap audit
+
+/** While a crawl runs its findings are reloaded at most this often. */
+const FINDINGS_REFRESH_MS = 1500;
+const findingsReload = new Map<string, ReturnType<typeof setTimeout>>();
+
+/** Loads a crawl's findings unless they are current (a live crawl: at most every FINDINGS_REFRESH_MS). */
+export async function loadFindings(id: string, force = false): Promise<void> {
+  const s = get();
+  const cur = s.findings[id];
+  const version = s.urlVersion[id] ?? 0;
+  if (cur?.loading) return;
+  if (!force && cur?.list && cur.version === version) return;
+  if (!force && cur?.list && Date.now() - cur.at < FINDINGS_REFRESH_MS) {
+    // Too soon: once, a little later, so the last change of a crawl is never missed.
+    if (!findingsReload.has(id)) {
+      findingsReload.set(
+        id,
+        setTimeout(() => {
+          findingsReload.delete(id);
+          void loadFindings(id);
+        }, FINDINGS_REFRESH_MS - (Date.now() - cur.at)),
+      );
+    }
+    return;
+  }
+  const empty: FindingsState = { list: null, loading: false, version, at: 0 };
+  const patch = (p: Partial<FindingsState>) => set((st) => ({ findings: { ...st.findings, [id]: { ...(st.findings[id] ?? empty), ...p } } }));
+  patch({ loading: true });
+  try {
+    const list = await getApi().getFindings({ id });
+    patch({ list, loading: false, error: undefined, version, at: Date.now() });
+  } catch (err) {
+    patch({ loading: false, error: toApiError(err).message, at: Date.now() });
+  }
+}
+
+/**
+ * Shows the URLs a finding affects: the URL table filtered to it (a removable chip), every other
+ * filter cleared — or, from a tree node, the URLs that node lists with that finding.
+ */
+export function showFinding(id: string, finding: Pick<AuditFinding, 'code' | 'title'>, node?: Pick<SitemapNode, 'id' | 'url'>): void {
+  set((s) => ({ selectedNode: { ...s.selectedNode, [id]: node?.id ?? null } }));
+  setFilter(id, (f) => ({
+    ...emptyFilter(),
+    sort: f.sort,
+    finding: finding.code,
+    findingTitle: finding.title,
+    sitemapId: node?.id ?? null,
+    sitemapUrl: node?.url ?? null,
+  }));
+  selectUrl(id, null);
+  setTab('urls');
 }
 
 // ---------------------------------------------------------------- sitemap tree

@@ -6,7 +6,8 @@ import { Icon } from '../components/Icon.js';
 import { VirtualTable, type Column } from '../components/VirtualTable.js';
 import { formatBytes, formatCount, lastSegment } from '../logic/format.js';
 import { emptyTree, groupProblems, problemCount, visibleRows } from '../logic/tree.js';
-import { loadChildren, selectNode, setTab, toggleNode, useApp } from '../store/app-store.js';
+import { badgeSummary, SEVERITY_TONE } from '../logic/issues.js';
+import { loadChildren, selectNode, setTab, showFinding, toggleNode, useApp } from '../store/app-store.js';
 
 const COLUMNS: Column[] = [
   { id: 'name', label: 'Sitemap', width: 300, grow: true },
@@ -17,6 +18,7 @@ const COLUMNS: Column[] = [
   { id: 'gzip', label: 'Gzip', width: 46, align: 'center' },
   { id: 'lastmod', label: 'Lastmod', width: 96, title: "The index's <lastmod> for this sitemap" },
   { id: 'problems', label: 'Problems', width: 200 },
+  { id: 'audit', label: 'Issues', width: 70, align: 'right', title: 'Audit findings of this sitemap and of the entries it lists, coloured by the worst' },
 ];
 
 const TYPE_LABEL: Record<SitemapNode['type'], string> = {
@@ -101,6 +103,7 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
         {n.lastmod?.slice(0, 10) ?? ''}
       </span>,
       <Problems node={n} count={probs} />,
+      <AuditBadge node={n} />,
     ];
   };
 
@@ -159,6 +162,48 @@ function Problems({ node, count }: { node: SitemapNode; count: number }) {
       <span className={`badge ${node.state === 'error' ? 'badge-error' : 'badge-warn'}`}>{count}</span>
       <span className="ellipsis small">{first ? first.code : 'in children'}</span>
     </span>
+  );
+}
+
+/** The node's audit findings as one badge: their sum, coloured by the worst; the list in the tooltip. */
+function AuditBadge({ node }: { node: SitemapNode }) {
+  const sum = badgeSummary(node.findings);
+  if (!sum) return <span className="muted">—</span>;
+  return (
+    <span
+      className={`badge ${SEVERITY_TONE[sum.worst]}`}
+      data-testid="node-issues"
+      data-total={sum.total}
+      data-severity={sum.worst}
+      title={node.findings!.map((f) => `${f.code}: ${f.count}`).join('\n')}
+    >
+      {formatCount(sum.total)}
+    </span>
+  );
+}
+
+/** The node panel's list of audit findings, with their titles once the Issues view has loaded them. */
+function NodeFindings({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
+  const titles = useApp((s) => s.findings[crawlId]?.list);
+  if (!node.findings?.length) return null;
+  const titleOf = (code: string) => titles?.find((f) => f.code === code)?.title;
+  return (
+    <div className="node-findings" data-testid="node-findings">
+      <div className="section-label">Audit findings</div>
+      <ul className="plain-list">
+        {node.findings.map((f) => (
+          <li key={f.code}>
+            <span className={`badge ${SEVERITY_TONE[f.severity]}`}>{formatCount(f.count)}</span>{' '}
+            <button type="button" className="link-btn" onClick={() => showFinding(crawlId, { code: f.code, title: titleOf(f.code) ?? f.code }, node)}
+              title="Show the URLs this sitemap lists that have this finding"
+            >
+              {titleOf(f.code) ?? f.code}
+            </button>{' '}
+            <span className="mono muted small">{f.code}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -231,6 +276,7 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
       ) : (
         <div className="muted small">No problems found in this {node.type === 'robots' ? 'file' : 'sitemap'}.</div>
       )}
+      <NodeFindings crawlId={crawlId} node={node} />
       <div className="hint">The URL table is filtered to what this node listed. Double-click a node to jump there.</div>
     </div>
   );

@@ -7,7 +7,9 @@ import { actionsFor } from '../logic/actions.js';
 import { displayName } from '../logic/crawls.js';
 import { formatCount, formatDateTime } from '../logic/format.js';
 import { describeFilter, emptyFilter, filterToQuery, isFiltered } from '../logic/url-query.js';
+import { issueSummary } from '../logic/issues.js';
 import { exportCsv, runAction, setExportMenu, setTab, useApp, type Tab } from '../store/app-store.js';
+import { useFindings } from './IssuesView.js';
 import { modKey } from './shortcuts.js';
 
 export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
@@ -123,18 +125,31 @@ const TABS: { id: Tab; label: string; icon: Parameters<typeof Icon>[0]['name'] }
   { id: 'overview', label: 'Overview', icon: 'gauge' },
   { id: 'urls', label: 'URLs', icon: 'list' },
   { id: 'sitemaps', label: 'Sitemaps', icon: 'sitemap' },
+  { id: 'issues', label: 'Issues', icon: 'flag' },
   { id: 'errors', label: 'Errors', icon: 'alert' },
 ];
 
 export function Tabs({ crawl }: { crawl: CrawlSummary }) {
   const tab = useApp((s) => s.tab);
+  // A running crawl is loaded by the service anyway: its issue count stays live. Others load with the Issues view.
+  const findings = useFindings(crawl, false);
+  const issues = issueSummary(findings?.list);
   const c = crawl.counters;
   const counts: Record<Tab, number | null> = {
     overview: null,
     urls: c.discovered,
     sitemaps: c.sitemaps.total,
+    issues: findings?.list ? issues.count : null,
     errors: c.errors + c.sitemaps.failed,
   };
+  const tone = (t: Tab) =>
+    t === 'errors' && counts.errors! > 0
+      ? ' tab-count-error'
+      : t === 'issues' && issues.worst === 'critical'
+        ? ' tab-count-error'
+        : t === 'issues' && issues.worst === 'warning'
+          ? ' tab-count-warn'
+          : '';
   return (
     <nav className="tabs" role="tablist" aria-label="Views">
       {TABS.map((t) => (
@@ -150,7 +165,9 @@ export function Tabs({ crawl }: { crawl: CrawlSummary }) {
           <Icon name={t.icon} size={14} />
           {t.label}
           {counts[t.id] !== null && (
-            <span className={`tab-count${t.id === 'errors' && counts[t.id]! > 0 ? ' tab-count-error' : ''}`}>{formatCount(counts[t.id])}</span>
+            <span className={`tab-count${tone(t.id)}`} data-testid={`tab-count-${t.id}`}>
+              {formatCount(counts[t.id])}
+            </span>
           )}
         </button>
       ))}

@@ -5,8 +5,9 @@ import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js'
 import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
 import { formatBytes, formatDateTime } from '../logic/format.js';
-import { getApi } from '../store/app-store.js';
+import { getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
 import { SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
+import { SEVERITY_TONE } from '../logic/issues.js';
 
 export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { crawlId: string; urlId: number; live: boolean; version: number; onClose(): void }) {
   const [detail, setDetail] = useState<UrlDetail | null>(null);
@@ -45,7 +46,7 @@ export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { craw
       ) : !d ? (
         <Spinner />
       ) : (
-        <DetailBody key={d.id} d={d} />
+        <DetailBody key={d.id} d={d} crawlId={crawlId} />
       )}
     </aside>
   );
@@ -63,7 +64,37 @@ function sourceSummary(list: UrlDetail['discoveries']): string | null {
   return [...by].map(([s, n]) => `${n.toLocaleString('en-US')} ${words[s]?.[n === 1 ? 0 : 1] ?? s}`).join(' · ');
 }
 
-function DetailBody({ d }: { d: UrlDetail }) {
+/** The audit findings of one URL, named and coloured by the crawl's findings (loaded once). */
+function UrlFindings({ crawlId, codes }: { crawlId: string; codes: string[] }) {
+  const list = useApp((s) => s.findings[crawlId]?.list);
+  useEffect(() => {
+    if (codes.length) void loadFindings(crawlId);
+  }, [crawlId, codes.length]);
+  return (
+    <Section title={`Issues (${codes.length})`} testId="detail-findings">
+      {codes.length === 0 ? (
+        <div className="muted small">The sitemap audit found nothing wrong with this URL.</div>
+      ) : (
+        <ul className="plain-list">
+          {codes.map((code) => {
+            const f = list?.find((x) => x.code === code);
+            return (
+              <li key={code} className="detail-finding" data-code={code}>
+                <span className={`sev-dot sev-${f?.severity ?? 'none'}`} aria-hidden="true" />
+                <button type="button" className="link-btn" onClick={() => showFinding(crawlId, { code, title: f?.title ?? code })} title={f?.explanation ?? 'Show every URL with this finding'}>
+                  {f?.title ?? code}
+                </button>
+                {f && <span className={`badge ${SEVERITY_TONE[f.severity]}`}>{f.severity}</span>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
   const [allSources, setAllSources] = useState(false);
   const r = d.result ?? {};
   const entry = d.sitemapEntry;
@@ -93,6 +124,8 @@ function DetailBody({ d }: { d: UrlDetail }) {
           </div>
         </div>
       )}
+
+      {d.findings && <UrlFindings crawlId={crawlId} codes={d.findings} />}
 
       <Section title="Response">
         <Kv k="Title" v={r.title ?? d.title} />

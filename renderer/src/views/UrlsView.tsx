@@ -178,6 +178,19 @@ function FilterBar({ crawl, total }: { crawl: CrawlSummary; total: number | null
           </button>
         </span>
       )}
+      {filter.finding && (
+        <span className="chip" data-testid="finding-chip" data-code={filter.finding} title={`Issue: ${filter.findingTitle ?? ''} (${filter.finding})`}>
+          <Icon name="flag" size={12} /> {filter.findingTitle ?? filter.finding}
+          <button
+            type="button"
+            className="chip-x"
+            aria-label="Remove the issue filter"
+            onClick={() => setFilter(crawl.id, (f) => ({ ...f, finding: null, findingTitle: null }))}
+          >
+            <Icon name="close" size={11} />
+          </button>
+        </span>
+      )}
       {isFiltered(filter) && (
         <button type="button" className="link-btn" onClick={() => setFilter(crawl.id, (f) => ({ ...emptyFilter(), sort: f.sort }))}>
           Clear all
