@@ -63,6 +63,8 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
           io.stdout.write(`Wrote ${rows} rows (${cmd.finding}) to ${cmd.out}.\n`);
           return 0;
         }
+        // A crawl opened from disk rebuilds its audit in the background: print it once complete.
+        await service.auditReady(cmd.id);
         const findings = service.getFindings(cmd.id);
         if (cmd.json) io.stdout.write(findingsJson(crawl, findings) + '\n');
         else if (cmd.out) {

@@ -158,6 +158,7 @@ export const AuditFindingSchema = object({
   count: nonNeg(),
   measured: boolean(),
   notMeasuredReason: string().optional(),
+  computing: boolean().optional(),
 }) satisfies ZodType<AuditFinding>;
 
 export const FindingUrlPageSchema = object({ total: nonNeg(), urls: array(string()) }) satisfies ZodType<FindingUrlPage>;

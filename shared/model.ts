@@ -323,6 +323,11 @@ export interface AuditFinding {
   measured: boolean;
   /** Why it was not measured, for people (only when `measured` is false). */
   notMeasuredReason?: string;
+  /**
+   * True while the audit of a reopened crawl is still being rebuilt (in the background, after the
+   * crawl is ready): `count` is what it has found so far. Absent when the audit is complete.
+   */
+  computing?: boolean;
 }
 
 /** One audit badge of a sitemap-tree node. */

@@ -3,7 +3,8 @@
  * URL columns and counters, the sitemap tree, the FROM table, the log's record offsets — built
  * either live from the crawler's hooks or by replaying the journal. Both paths go through the same
  * methods here, so a replayed crawl is the crawl that was journalled. The sitemap audit is fed from
- * the same records (replay) and hooks (live), so it survives pause, quit and resume unchanged.
+ * the same records and hooks, so it survives pause, quit and resume unchanged; a reopened crawl
+ * rebuilds it after the crawl is ready (audit-rebuild.ts), so replay leaves it alone then.
  */
 import type { SitemapNode, UrlResult } from '../../shared/model.js';
 import { MemoryRequestQueue } from '../engine/request-queue.js';
@@ -48,6 +49,12 @@ export class CrawlData {
   private lastFromRef = NO_FROM;
   private lastFromText: string | undefined;
 
+  /**
+   * Whether the audit is fed by replay and the live hooks. False while it is rebuilt in the
+   * background from the journal (audit-rebuild.ts), which turns it on once it has caught up.
+   */
+  auditLive = true;
+
   /** `audit`: the crawl's sitemap audit, fed every admission, discovery, result and node. */
   constructor(readonly audit: AuditEngine) {}
 
@@ -67,6 +74,54 @@ export class CrawlData {
 
   /** Applies one journal record (replay). `offset` is where it starts in the file. */
   apply(r: unknown[], offset: number): void {
+    this.applyData(r, offset);
+    if (this.auditLive) this.auditRecord(r);
+  }
+
+  /**
+   * Feeds one journal record to the audit (ADMIT, DUP, RESULT, NODE; others are ignored). Called
+   * after the record was applied to the rest of CrawlData (replay), or on a later pass over the
+   * journal once all of it was (the rebuild): the queue and FROM table it reads only ever grow.
+   */
+  auditRecord(r: unknown[]): void {
+    switch (r[0]) {
+      case REC_ADMIT: {
+        const id = r[1] as number;
+        const source = SOURCES[(r[2] as number) & 3]!;
+        const url = r[5] as string;
+        const extra = r[ADMIT_TAIL + 3] as AdmitExtra | undefined;
+        // Live, the hook passes the request's entry (whose loc is the request's URL) for sitemap sources only.
+        const entry = source === 'sitemap' ? decodeEntry(r, ADMIT_TAIL, url) : undefined;
+        this.audit.admitted(id, url, source, entry, this.fromText(r[4] as number), extra?.k ?? url);
+        return;
+      }
+      case REC_DUP: {
+        const id = r[1] as number;
+        if (!(id >= 0 && id < this.store.count)) return;
+        const source = SOURCES[(r[2] as number) & 3]!;
+        const from = r[3] as number;
+        if (source === 'sitemap' && from <= -2) {
+          // A DUP does not repeat the URL: the listing's loc is read as the admitted URL (same uniqueKey).
+          this.audit.discovered(id, { source, from: this.froms.text(-2 - from) }, decodeEntry(r, DUP_TAIL, this.queue.get(id)!.url));
+        } else this.audit.discovered(id, { source });
+        return;
+      }
+      case REC_RESULT: {
+        const id = r[1] as number;
+        const state = RESULT_STATE_BY_CODE[r[2] as number];
+        if (state === undefined || !(id >= 0 && id < this.store.count)) return;
+        this.audit.result(id, state, (r[3] ?? {}) as UrlResult);
+        return;
+      }
+      case REC_NODE:
+        this.audit.node(r[1] as SitemapNode);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private applyData(r: unknown[], offset: number): void {
     switch (r[0]) {
       case REC_ADMIT:
         return this.replayAdmit(r, offset);
@@ -79,11 +134,10 @@ export class CrawlData {
         const result = (r[3] ?? {}) as UrlResult;
         this.store.result(id, resultStateCode(state), result.status, result.title, offset);
         this.queue.markRequestHandled({ id } as Request);
-        this.audit.result(id, state, result);
         return;
       }
       case REC_NODE:
-        this.node(r[1] as SitemapNode);
+        this.tree.upsert(r[1] as SitemapNode);
         return;
       case REC_LOG:
         this.logOffsets.push(offset);
@@ -139,8 +193,6 @@ export class CrawlData {
     const lastmod = r[ADMIT_TAIL];
     const ref = source === 'sitemap' && from <= -2 ? -2 - from : -1;
     this.store.admit(id, source, listed, depth, ref, ref >= 0 ? offset : -1, typeof lastmod === 'string' ? lastmod : undefined);
-    // Live, the hook passes the request's entry (whose loc is the request's URL) for sitemap sources only.
-    this.audit.admitted(id, url, source, source === 'sitemap' ? decodeEntry(r, ADMIT_TAIL, url) : undefined, req.discoveredFrom, req.uniqueKey);
     if (source === 'sitemap' && ref >= 0) this.ledger.pushSitemap(id, ref, false);
     else if (source === 'start') this.ledger.pushStart(id, false);
   }
@@ -155,13 +207,10 @@ export class CrawlData {
       const ref = -2 - from;
       const lastmod = r[DUP_TAIL];
       this.store.listing(id, ref, offset, typeof lastmod === 'string' ? lastmod : undefined);
-      // A DUP does not repeat the URL: the listing's loc is read as the admitted URL (same uniqueKey).
-      this.audit.discovered(id, { source, from: this.froms.text(ref) }, decodeEntry(r, DUP_TAIL, this.queue.get(id)!.url));
       // Held back from the queue until a checkpoint covers it: the resumed list may report it again.
       this.ledger.pushSitemap(id, ref, true);
       return;
     }
-    this.audit.discovered(id, { source });
     if (source === 'start') {
       this.ledger.pushStart(id, true);
       return;
@@ -178,7 +227,7 @@ export class CrawlData {
 
   /** A node changed (live or replay); returns true when it is new to the tree. */
   node(node: SitemapNode): boolean {
-    this.audit.node(node);
+    if (this.auditLive) this.audit.node(node);
     return this.tree.upsert(node);
   }
 }

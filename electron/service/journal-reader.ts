@@ -20,7 +20,7 @@ export interface ReplayStats {
 const CHUNK = 4 * 1024 * 1024;
 
 /** Splits chunks into lines and hands the records of complete batches on, in order. */
-class BatchReplayer {
+export class BatchReplayer {
   readonly stats: ReplayStats = { committedLength: 0, droppedBytes: 0, badLines: 0, batches: 0, records: 0 };
   private readonly staged: unknown[][] = [];
   private readonly stagedOffsets: number[] = [];

@@ -337,7 +337,14 @@ class Service implements LocalCrawlService {
 
   getFindings(id: string): AuditFinding[] {
     const rt = this.runtimeSync(id);
-    return findingsOf(rt.data.audit, this.entry(id).settings);
+    rt.checkAudit();
+    const findings = findingsOf(rt.data.audit, this.entry(id).settings);
+    return rt.auditComputing() ? findings.map((f) => ({ ...f, computing: true })) : findings;
+  }
+
+  async auditReady(id: string): Promise<void> {
+    const rt = await this.runtime(id);
+    await rt.auditReady();
   }
 
   findingUrls(id: string, code: string, offset: number, limit: number): FindingUrlPage {
@@ -346,6 +353,7 @@ class Service implements LocalCrawlService {
     if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > 10_000) {
       throw new ServiceError('BAD_QUERY', 'offset must be a whole number ≥ 0 and limit between 0 and 10000.');
     }
+    rt.checkAudit();
     const audit = rt.data.audit;
     if (!audit.finding(d.code).measured) return { total: 0, urls: [] };
     const members = audit.urlsOf(d.code);
@@ -356,6 +364,8 @@ class Service implements LocalCrawlService {
 
   async exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }> {
     const rt = await this.runtime(id);
+    // A file filtered by a finding holds all of its URLs: wait for a reopened crawl's audit.
+    if (filter?.finding !== undefined) await rt.auditReady();
     const ids = rt.views.all((filter ?? {}) as ViewFilter);
     // Own readers with big windows: entries and results each stream through the journal in order.
     const entryReader = new RecordReader(rt.journalPath, 1 << 20);

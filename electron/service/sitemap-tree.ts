@@ -47,6 +47,11 @@ export class SitemapTree {
     return { ...this.counts };
   }
 
+  /** Counts every node as changed (something shown with them, the audit's badges, changed). */
+  markAllChanged(): void {
+    for (const id of this.nodes.keys()) this.changed.add(id);
+  }
+
   /** Nodes changed since the last call. */
   takeChanged(): SitemapNode[] {
     const out: SitemapNode[] = [];

@@ -47,8 +47,14 @@ export interface CrawlService {
   /** Children of a node (null: the roots). */
   sitemapTree(id: string, parentId: string | null): SitemapNode[];
   log(id: string, offset: number, limit: number): { total: number; rows: CrawlLogEntry[] };
-  /** The sitemap audit: every finding, catalogue order (critical first), with counts; live while it runs. */
+  /**
+   * The sitemap audit: every finding, catalogue order (critical first), with counts; live while it
+   * runs. Right after a crawl is reopened its audit is rebuilt in the background: findings then carry
+   * `computing: true` (counts so far) until auditReady() resolves.
+   */
   getFindings(id: string): AuditFinding[];
+  /** Resolves once the crawl's audit is complete (at once unless it is being rebuilt after a reopen). */
+  auditReady(id: string): Promise<void>;
   /**
    * A page of what one finding affects: URLs (URL findings, in id order) or sitemap URLs (sitemap
    * findings). An unknown code is a BAD_QUERY naming the known ones.

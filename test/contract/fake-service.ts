@@ -131,6 +131,7 @@ export function createFakeService(pages = 3): CrawlService & { closed: boolean }
     sitemapTree: (id) => (must(id), []),
     log: (id) => (must(id), { total: 0, rows: [] }),
     getFindings: (id) => (must(id), []),
+    auditReady: async (id) => void must(id),
     findingUrls: (id) => (must(id), { total: 0, urls: [] }),
     async exportCsv(id, out: Writable) {
       const list = rows.get(must(id).id) ?? [];

@@ -197,7 +197,11 @@ describe('the sitemap audit through CrawlService', () => {
 
     service = createCrawlService({ stateDir: dir });
     try {
-      assert.deepEqual(auditOf(service, c.id), before, 'replayed from the journal: the same findings');
+      // The audit is rebuilt after the crawl is loaded: until then the findings say so.
+      assert.ok(service.getFindings(c.id).every((f) => f.computing === true), 'computing right after the reopen');
+      await service.auditReady(c.id);
+      assert.ok(service.getFindings(c.id).every((f) => f.computing === undefined), 'complete once ready');
+      assert.deepEqual(auditOf(service, c.id), before, 'rebuilt from the journal: the same findings');
       const end = settled(service, c.id);
       await service.resume(c.id);
       assert.equal((await end).status, 'finished');
@@ -205,12 +209,43 @@ describe('the sitemap audit through CrawlService', () => {
     } finally {
       await service.close();
     }
-    // And a third opening, after the crawl finished, replays to the same full audit.
+    // And a third opening, after the crawl finished, rebuilds the same full audit.
     const again = createCrawlService({ stateDir: dir });
     try {
+      await again.auditReady(c.id);
       assertExpected(auditOf(again, c.id), site, 'full');
     } finally {
       await again.close();
+    }
+  });
+
+  it('resumed before its audit is rebuilt: the rebuild reads what the running crawl journals and ends exact', async () => {
+    const dir = tempDir();
+    let service = createCrawlService({ stateDir: dir });
+    const c = service.create({ settings: settings(site, 'full') });
+    const paused = new Promise<void>((resolve) => {
+      const off = service.on('progress', (e) => {
+        if (e.crawlId === c.id && e.counters.fetched >= 2) {
+          off();
+          resolve();
+        }
+      });
+    });
+    await service.start(c.id);
+    await paused;
+    assert.equal((await service.pause(c.id)).status, 'paused');
+    await service.close();
+
+    service = createCrawlService({ stateDir: dir });
+    try {
+      const end = settled(service, c.id);
+      await service.resume(c.id);
+      assert.ok(service.getFindings(c.id).some((f) => f.computing === true), 'still rebuilding while the crawl runs');
+      assert.equal((await end).status, 'finished');
+      await service.auditReady(c.id);
+      assertExpected(auditOf(service, c.id), site, 'full');
+    } finally {
+      await service.close();
     }
   });
 });
