@@ -77,7 +77,8 @@ const withProblems = () => Object.entries(expected).filter(([, f]) => f.urls.len
 test('the Issues view shows every finding with its count, grouped by severity', { skip: skip ?? false }, async () => {
   await page.waitForSelector('[data-tab=issues]');
   await page.click('[data-tab=issues]');
-  await page.waitForSelector('[data-testid=issues] .issue-row');
+  // The server reopened the crawl: its audit is rebuilt in the background, and the view polls until it is complete.
+  await page.waitForSelector('[data-testid=issues][data-computing=false] .issue-row');
   for (const [code, f] of Object.entries(expected)) {
     assert.equal(await page.getAttribute(`.issue-row[data-code="${code}"]`, 'data-count'), String(f.urls.length), code);
   }
@@ -149,7 +150,7 @@ test('the sitemap tree shows a badge per sitemap, coloured by its worst finding'
 test('a sitemap-listing run: what needs page fetches is "not measured", greyed, with the reason', { skip: skip ?? false }, async () => {
   await page.click(`.crawl-item[data-crawl-id="${listingId}"]`);
   await page.click('[data-tab=issues]');
-  await page.waitForSelector('[data-testid=issues-unmeasured] .issue-row');
+  await page.waitForSelector('[data-testid=issues][data-computing=false] [data-testid=issues-unmeasured] .issue-row');
   const listing = expectedAudit(site.origin, 'listing');
   const unmeasured = Object.entries(listing).filter(([, f]) => !f.measured).map(([code]) => code).sort();
   const shown = await page.locator('[data-testid=issues-unmeasured] .issue-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-code') ?? '').sort());

@@ -34,6 +34,8 @@ export interface FindingsState {
   /** The crawl's urlVersion when it was loaded: a live crawl reloads when it moved on. */
   version: number;
   at: number;
+  /** The audit of a reopened crawl is still being rebuilt: counts so far, polled until complete. */
+  computing: boolean;
 }
 
 export interface AppState {
@@ -366,6 +368,8 @@ export function selectUrl(id: string, urlId: number | null): void {
 
 /** While a crawl runs its findings are reloaded at most this often. */
 const FINDINGS_REFRESH_MS = 1500;
+/** While a reopened crawl's audit is rebuilt (no progress events for an idle crawl), findings are polled this often. */
+const FINDINGS_POLL_MS = 700;
 const findingsReload = new Map<string, ReturnType<typeof setTimeout>>();
 
 /** Loads a crawl's findings unless they are current (a live crawl: at most every FINDINGS_REFRESH_MS). */
@@ -388,12 +392,27 @@ export async function loadFindings(id: string, force = false): Promise<void> {
     }
     return;
   }
-  const empty: FindingsState = { list: null, loading: false, version, at: 0 };
+  const empty: FindingsState = { list: null, loading: false, version, at: 0, computing: false };
   const patch = (p: Partial<FindingsState>) => set((st) => ({ findings: { ...st.findings, [id]: { ...(st.findings[id] ?? empty), ...p } } }));
   patch({ loading: true });
   try {
     const list = await getApi().getFindings({ id });
-    patch({ list, loading: false, error: undefined, version, at: Date.now() });
+    const computing = list.some((f) => f.computing);
+    patch({ list, loading: false, error: undefined, version, at: Date.now(), computing });
+    if (computing) {
+      if (!findingsReload.has(id)) {
+        findingsReload.set(
+          id,
+          setTimeout(() => {
+            findingsReload.delete(id);
+            void loadFindings(id, true);
+          }, FINDINGS_POLL_MS),
+        );
+      }
+    } else if (cur?.computing) {
+      // The rebuild just completed: the tree's badges were read from a partial audit.
+      for (const parent of Object.keys(get().trees[id]?.children ?? {})) void loadChildren(id, parent === '' ? null : parent, true);
+    }
   } catch (err) {
     patch({ loading: false, error: toApiError(err).message, at: Date.now() });
   }

@@ -51,7 +51,7 @@ export function IssuesView({ crawl }: { crawl: CrawlSummary }) {
   const exportFinding = (f: AuditFinding) => void exportCsv(crawl.id, { finding: f.code });
 
   return (
-    <div className="issues page-scroll" data-testid="issues">
+    <div className="issues page-scroll" data-testid="issues" data-computing={state?.computing ? 'true' : 'false'}>
       <div className="issues-summary">
         {groups.map((g) => (
           <span key={g.severity} className="summary-chip static" data-testid={`issues-${g.severity}`} data-count={g.withProblems}>
@@ -69,7 +69,13 @@ export function IssuesView({ crawl }: { crawl: CrawlSummary }) {
           {state?.error && <span className="text-error"> · refresh failed: {state.error}</span>}
         </span>
       </div>
-      {count === 0 && (
+      {state?.computing && (
+        <div className="issues-computing banner small" role="status" data-testid="issues-computing">
+          <Icon name="spinner" size={14} className="spin" />
+          <div>Rebuilding the audit of this reopened crawl from its journal: the counts below are what it has found so far.</div>
+        </div>
+      )}
+      {count === 0 && !state?.computing && (
         <div className="issues-clean banner small">
           <Icon name="list" size={14} />
           <div>{crawl.status === 'running' ? 'No problems found so far.' : 'No problems found in what this crawl could measure.'}</div>

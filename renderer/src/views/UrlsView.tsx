@@ -9,7 +9,7 @@ import { usePagedRows } from '../hooks/usePagedRows.js';
 import { formatCount, lastSegment } from '../logic/format.js';
 import { ALL_SOURCES, ALL_STATES, ALL_STATUS_CLASSES, emptyFilter, filterKey, isFiltered, nextSort, pageQuery } from '../logic/url-query.js';
 import { SOURCE_LABEL, STATE_LABEL, STATUS_CLASS_LABEL } from '../logic/labels.js';
-import { getApi, selectNode, selectUrl, setFilter, useApp } from '../store/app-store.js';
+import { getApi, loadFindings, selectNode, selectUrl, setFilter, useApp } from '../store/app-store.js';
 import { UrlDetailPane } from './UrlDetail.js';
 
 const COLUMNS: Column[] = [
@@ -29,7 +29,12 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
   const filter = useApp((s) => s.filters[crawl.id]) ?? emptyFilter();
   const version = useApp((s) => s.urlVersion[crawl.id] ?? 0);
   const selected = useApp((s) => s.selectedUrl[crawl.id] ?? null);
-  const key = `${crawl.id}|${filterKey(filter)}`;
+  // A finding filter read while a reopened crawl's audit was still being rebuilt is read again once it is complete.
+  const auditPartial = useApp((s) => !!filter.finding && !!s.findings[crawl.id]?.computing);
+  useEffect(() => {
+    if (filter.finding) void loadFindings(crawl.id);
+  }, [filter.finding, crawl.id]);
+  const key = `${crawl.id}|${filterKey(filter)}${auditPartial ? '|partial' : ''}`;
   const fetchPage = useCallback(
     (offset: number, limit: number) => getApi().queryUrls({ id: crawl.id, query: pageQuery(filter, offset, limit) }),
     // The key captures the filter: a new function only when the list changes.
