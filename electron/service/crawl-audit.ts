@@ -5,19 +5,20 @@
  * hooks; this module only reads it.
  */
 import type { AuditBadge, AuditFinding, CrawlSettings, SitemapNode } from '../../shared/model.js';
-import { AuditEngine } from './audit/engine.js';
+import { AuditEngine, type UrlKeys } from './audit/engine.js';
 import { FINDING_DEFINITIONS, definitionOf } from './audit/definitions.js';
 import type { FindingDefinition } from './audit/types.js';
 import { ServiceError } from './errors.js';
 
-/** The audit engine for a crawl with these settings. */
-export function createAudit(settings: CrawlSettings, now: () => number): AuditEngine {
+/** The audit engine for a crawl with these settings, finding URLs through `keys` (the frontier). */
+export function createAudit(settings: CrawlSettings, now: () => number, keys?: UrlKeys): AuditEngine {
   return new AuditEngine({
     // The crawl's own scheme and host: the start URL, or the first sitemap when there is none.
     crawlUrl: settings.startUrl || settings.sitemapUrls[0] || 'http://invalid.invalid/',
     pagesCrawled: settings.fetchPages,
     linksFollowed: settings.fetchPages && settings.followLinks,
     now,
+    keys,
   });
 }
 

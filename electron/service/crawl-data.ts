@@ -9,7 +9,7 @@
 import type { SitemapNode, UrlResult } from '../../shared/model.js';
 import { MemoryRequestQueue } from '../engine/request-queue.js';
 import type { CrawlerCheckpoint, Request } from '../engine/types.js';
-import type { AuditEngine } from './audit/engine.js';
+import type { AuditEngine, UrlKeys } from './audit/engine.js';
 import { FromTable } from './from-table.js';
 import {
   ADMIT_TAIL,
@@ -55,8 +55,14 @@ export class CrawlData {
    */
   auditLive = true;
 
-  /** `audit`: the crawl's sitemap audit, fed every admission, discovery, result and node. */
-  constructor(readonly audit: AuditEngine) {}
+  /** The crawl's sitemap audit, fed every admission, discovery, result and node. */
+  readonly audit: AuditEngine;
+
+  /** `makeAudit` builds the audit on the queue's ids: it keeps no index of URLs of its own. */
+  constructor(makeAudit: (keys: UrlKeys) => AuditEngine) {
+    const queue = this.queue;
+    this.audit = makeAudit({ idOf: (k) => queue.idOf(k), keyOf: (id) => queue.get(id)?.uniqueKey });
+  }
 
   // ---------------------------------------------------------------- from refs
 

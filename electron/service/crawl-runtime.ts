@@ -119,7 +119,7 @@ export class CrawlRuntime {
   private newLogs: CrawlLogEntry[] = [];
 
   private constructor(private readonly opts: RuntimeOptions) {
-    this.data = new CrawlData(createAudit(opts.settings, opts.now));
+    this.data = new CrawlData((keys) => createAudit(opts.settings, opts.now, keys));
     this.journalPath = path.join(opts.dir, JOURNAL_FILE);
     this.reader = new RecordReader(this.journalPath);
     this.rows = new Rows(this.data, this.reader);

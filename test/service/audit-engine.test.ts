@@ -582,15 +582,43 @@ test('every finding is defined once, with a one-line explanation', () => {
   }
 });
 
-test('per-URL state stays compact: typed columns under 48 bytes per URL (growth slack included) at 200,000 URLs', () => {
+test('per-URL state stays compact: typed columns under 24 bytes per URL (growth slack included) at 200,000 URLs', () => {
   const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: true, now: () => NOW });
   const n = 200_000;
   for (let id = 0; id < n; id++) {
     e.admitted(id, `${O}/p/${id}`, id % 2 ? 'link' : 'sitemap', id % 2 ? undefined : { loc: `${O}/p/${id}` }, id % 2 ? `${O}/` : SM);
     e.result(id, 'done', id % 10 === 0 ? { status: 404 } : html);
   }
-  assert.ok(e.allocatedBytes() / n < 48, `${(e.allocatedBytes() / n).toFixed(1)} bytes per URL`);
+  assert.ok(e.allocatedBytes() / n < 24, `${(e.allocatedBytes() / n).toFixed(1)} bytes per URL`);
   assert.equal(e.finding('SITEMAP_URL_4XX').count, n / 10);
   assert.equal(e.finding('INDEXABLE_NOT_IN_SITEMAP').count, n / 2);
   assert.notEqual(hashKey(`${O}/p/1`), hashKey(`${O}/p/2`));
+});
+
+test('with the crawl\'s keys injected, URLs are found through them: canonicals, and alternates admitted before they are named', () => {
+  const ids = new Map<string, number>();
+  const keyOf: string[] = [];
+  let lookups = 0;
+  const admit = (e: AuditEngine, id: number, url: string, entry?: { loc: string; alternates?: { lang: string; href: string }[] }) => {
+    ids.set(url, id);
+    keyOf[id] = url;
+    e.admitted(id, url, 'sitemap', entry ?? { loc: url }, SM, url);
+  };
+  const e = new AuditEngine({
+    crawlUrl: `${O}/`,
+    pagesCrawled: true,
+    now: () => NOW,
+    keys: { idOf: (k) => (lookups++, ids.get(k)), keyOf: (id) => keyOf[id] },
+  });
+  admit(e, 0, `${O}/de/`);
+  e.result(0, 'done', { status: 404 });
+  admit(e, 1, `${O}/en/`, { loc: `${O}/en/`, alternates: [{ lang: 'de', href: `${O}/de/` }] });
+  assert.ok(lookups > 0, 'the target was looked up through the injected keys');
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), [1], 'the target admitted before it was named is bound to its id');
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), [1]);
+  admit(e, 2, `${O}/a`);
+  e.result(2, 'done', { ...html, canonical: `${O}/a` });
+  admit(e, 3, `${O}/b`);
+  e.result(3, 'done', { ...html, canonical: `${O}/a` });
+  assert.deepEqual(e.urlsOf('SITEMAP_URL_CANONICALISED'), [3], 'canonical compared with the key the crawl holds');
 });

@@ -4,9 +4,10 @@
  * on replay after a resume alike, in any order of results and discoveries. Each event updates only
  * the URL or sitemap it is about (and, for hreflang, the URLs naming it); nothing is rescanned.
  *
- * Per URL it keeps ~24 bytes in typed columns (flags, result class, status, two sitemap slots, a key
- * hash and its index); strings only for redirect targets, URLs in three or more sitemaps, hreflang
- * edges and out-of-scope entries of sitemaps still being read. Definitions: README.md.
+ * Per URL it keeps 16 bytes in typed columns (flags, result class, status, two sitemap slots) and no
+ * index of its own: URLs are found by uniqueKey through the crawl's frontier (`keys`). Strings only
+ * for redirect targets, URLs in three or more sitemaps, hreflang edges and out-of-scope entries of
+ * sitemaps still being read. Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { ensureCapacity } from '../../engine/compact/typed-growth.js';
@@ -15,7 +16,7 @@ import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { lastmodVerdict, SiteVariants } from './entry-checks.js';
-import { hashKey, HashIdIndex } from './key-hash.js';
+import { hashKey } from './key-hash.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { isValidHreflang } from './hreflang-codes.js';
 import { nodeFindingMask } from './sitemap-checks.js';
@@ -39,6 +40,34 @@ export interface AuditEngineOptions {
   linksFollowed?: boolean;
   /** Clock for future-lastmod checks. Default: Date.now. */
   now?(): number;
+  /**
+   * The crawl's URL ids by uniqueKey and back: the frontier (whose ids are the admission ids the
+   * audit is given). Default: a map the audit keeps itself, of the keys passed to admitted().
+   */
+  keys?: UrlKeys;
+}
+
+/** Finds URLs of the crawl by uniqueKey, and the uniqueKey of a URL id. */
+export interface UrlKeys {
+  idOf(uniqueKey: string): number | undefined;
+  keyOf(id: number): string | undefined;
+}
+
+/** UrlKeys for an audit used on its own (tests, tools): every key admitted, in a Map. */
+class OwnUrlKeys implements UrlKeys {
+  private readonly ids = new Map<string, number>();
+  private readonly keys: string[] = [];
+  add(id: number, key: string): void {
+    if (this.keys[id] !== undefined) return;
+    this.keys[id] = key;
+    if (!this.ids.has(key)) this.ids.set(key, id);
+  }
+  idOf(uniqueKey: string): number | undefined {
+    return this.ids.get(uniqueKey);
+  }
+  keyOf(id: number): string | undefined {
+    return this.keys[id];
+  }
 }
 
 // ---------------------------------------------------------------- per-URL encoding
@@ -111,7 +140,8 @@ export class AuditEngine {
   private second = new Int32Array(1024);
   /** Out-of-scope listings of the URL (saturates at 255). */
   private scopeRefs = new Uint8Array(1024);
-  private readonly keys = new HashIdIndex();
+  private readonly keys: UrlKeys;
+  private readonly ownKeys: OwnUrlKeys | null;
   /** Third and further distinct sitemaps of a URL (rare). */
   private readonly more = new Map<number, Set<number>>();
   private readonly redirects = new Map<number, string>();
@@ -134,7 +164,10 @@ export class AuditEngine {
     } catch (cause) {
       throw new EngineError('INVALID_URL', `The audit needs the crawl's start URL or first sitemap; "${opts.crawlUrl}" is not a valid URL.`, { cause });
     }
-    this.hreflang = new HreflangGraph((h) => this.keys.idOf(h));
+    this.ownKeys = opts.keys ? null : new OwnUrlKeys();
+    this.keys = opts.keys ?? this.ownKeys!;
+    // Targets' ids are resolved here, by key (addAlternates' targetIds), and bound on admission.
+    this.hreflang = new HreflangGraph(() => -1);
   }
 
   // ---------------------------------------------------------------- events
@@ -142,10 +175,11 @@ export class AuditEngine {
   /** A URL entered the frontier (its first discovery). Pass `uniqueKey` when known to save recomputing it. */
   admitted(id: number, url: string, source: RequestSource, sitemapEntry?: SitemapUrlEntry, from?: string, uniqueKey?: string): void {
     this.ensure(id);
-    const hash = hashKey(uniqueKey ?? tryUniqueKey(url) ?? url);
-    this.keys.put(id, hash);
-    this.hreflang.bind(hash, id);
-    this.discover(id, source, from, sitemapEntry, url);
+    const key = uniqueKey ?? tryUniqueKey(url) ?? url;
+    this.ownKeys?.add(id, key);
+    // An alternate named before its URL was admitted waits for its id.
+    if (this.hreflang.hasUnbound()) this.hreflang.bind(hashKey(key), id);
+    this.discover(id, source, from, sitemapEntry, url, key);
   }
 
   /** A known URL was found again: another sitemap listing it, another page linking it, the same sitemap again. */
@@ -175,14 +209,17 @@ export class AuditEngine {
       if (r.canonical !== undefined) {
         const key = tryUniqueKey(r.canonical);
         // An unparsable canonical is ignored by search engines: treated as absent.
-        if (key !== null && hashKey(key) !== this.keys.hashOf(id)) f |= F_CANON_OTHER;
+        if (key !== null && key !== this.keys.keyOf(id)) f |= F_CANON_OTHER;
       }
     }
     this.flags[id] = f;
     this.cat[id] = c;
     this.status[id] = r.status ?? 0;
     this.settle(id, before);
-    for (const source of this.hreflang.namedBy(this.keys.hashOf(id))) this.recomputeHreflang(source);
+    if (this.hreflang.size().nodes > 0) {
+      const key = this.keys.keyOf(id);
+      if (key !== undefined) for (const source of this.hreflang.namedBy(hashKey(key))) this.recomputeHreflang(source);
+    }
   }
 
   /** A sitemap-tree node was added or changed (the whole node; latest wins). */
@@ -282,7 +319,7 @@ export class AuditEngine {
     return out;
   }
 
-  /** Bytes held by the per-URL typed columns and the key index (strings and maps not included). */
+  /** Bytes held by the per-URL typed columns (strings and maps not included). */
   allocatedBytes(): number {
     return (
       this.flags.byteLength +
@@ -290,8 +327,7 @@ export class AuditEngine {
       this.status.byteLength +
       this.first.byteLength +
       this.second.byteLength +
-      this.scopeRefs.byteLength +
-      this.keys.allocatedBytes()
+      this.scopeRefs.byteLength
     );
   }
 
@@ -357,17 +393,17 @@ export class AuditEngine {
     }
   }
 
-  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined): void {
+  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string): void {
     const before = this.maskOf(id);
     let affected: number[] | null = null;
     if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
-    else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url);
+    else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key);
     this.settle(id, before);
     if (affected) for (const h of affected) this.recomputeHreflang(h);
   }
 
   /** One sitemap listing of URL `id`; returns the hreflang sources to judge again (after settling `id`). */
-  private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined): number[] | null {
+  private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined, key?: string): number[] | null {
     this.flags[id] |= F_LISTED;
     const s = from === undefined ? undefined : this.sitemapOfListing(from);
     if (s) this.member(id, s);
@@ -396,11 +432,16 @@ export class AuditEngine {
       if (s) bump(s, 'HREFLANG_INVALID_CODE', 1);
     }
     const targets: number[] = [];
+    const targetIds: number[] = [];
     for (const a of alternates) {
-      const key = tryUniqueKey(a.href);
-      if (key !== null) targets.push(hashKey(key));
+      const k = tryUniqueKey(a.href);
+      if (k === null) continue;
+      targets.push(hashKey(k));
+      targetIds.push(this.keys.idOf(k) ?? -1);
     }
-    return this.hreflang.addAlternates(this.keys.hashOf(id), id, targets);
+    const own = key ?? this.keys.keyOf(id);
+    if (own === undefined) return null;
+    return this.hreflang.addAlternates(hashKey(own), id, targets, targetIds);
   }
 
   /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
@@ -488,6 +529,8 @@ export class AuditEngine {
 
   /** A result is known and it is not a plain 200 (blocked URLs have no status: not counted). */
   private answersNot200(id: number): boolean {
+    // A target the frontier knows but the audit was not told of yet (a rebuild in progress) has no result.
+    if (id >= this.size) return false;
     const c = this.cat[id]!;
     if (c === C_NONE || c === C_BLOCKED) return false;
     return !(c === C_2XX && this.status[id] === 200);

@@ -43,6 +43,8 @@ export class HreflangGraph {
   private nextOut = new Int32Array(0);
   private nextIn = new Int32Array(0);
   private edges = 0;
+  /** Nodes whose URL is not admitted yet (nodeId -1). */
+  private unbound = 0;
 
   // the edges by (source, target): open addressing, edge + 1 per slot (0 = empty)
   private edgeSlots = new Int32Array(1024);
@@ -54,15 +56,17 @@ export class HreflangGraph {
   /**
    * Records that the URL `source` (hash, id) names `targets` (hashes). Returns the hashes of the
    * sources whose verdict may have changed: the source itself, and the new targets that have alternates.
+   * `targetIds` (same order, -1 = not admitted) saves asking `idOf` for targets new to the graph.
    */
-  addAlternates(source: number, sourceId: number, targets: readonly number[]): number[] {
+  addAlternates(source: number, sourceId: number, targets: readonly number[], targetIds?: readonly number[]): number[] {
     const s = this.nodeOf(source, sourceId);
     const affected = [source];
-    for (const t of targets) {
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i]!;
       if (t === source) continue;
       const existing = this.find(t);
       if (existing >= 0 && this.names(s, existing)) continue;
-      const tn = existing >= 0 ? existing : this.nodeOf(t, -1);
+      const tn = existing >= 0 ? existing : this.nodeOf(t, -1, targetIds?.[i]);
       this.addEdge(s, tn);
       if (this.outHead[tn] !== NO_EDGE) affected.push(t);
     }
@@ -72,7 +76,12 @@ export class HreflangGraph {
   /** Tells the graph a URL was admitted with this id (it may be an alternate named earlier). */
   bind(hash: number, id: number): void {
     const n = this.find(hash);
-    if (n >= 0 && this.nodeId[n]! < 0) this.nodeId[n] = id;
+    if (n >= 0 && this.nodeId[n]! < 0) this.setId(n, id);
+  }
+
+  /** Whether some node still waits for its URL to be admitted (bind() is a no-op otherwise). */
+  hasUnbound(): boolean {
+    return this.unbound > 0;
   }
 
   /** Hashes of the URLs that name this one as an alternate, first first (empty when none). */
@@ -131,10 +140,10 @@ export class HreflangGraph {
     }
   }
 
-  private nodeOf(hash: number, id: number): number {
+  private nodeOf(hash: number, id: number, knownId?: number): number {
     const n = this.find(hash);
     if (n >= 0) {
-      if (this.nodeId[n]! < 0 && id >= 0) this.nodeId[n] = id;
+      if (this.nodeId[n]! < 0 && id >= 0) this.setId(n, id);
       return n;
     }
     const node = this.nodeCount++;
@@ -143,12 +152,18 @@ export class HreflangGraph {
     this.outHead = ensureCapacity(this.outHead, node + 1);
     this.inHead = ensureCapacity(this.inHead, node + 1);
     this.nodeHash[node] = hash;
-    this.nodeId[node] = id >= 0 ? id : this.idOf(hash);
+    this.nodeId[node] = id >= 0 ? id : (knownId ?? this.idOf(hash));
+    if (this.nodeId[node]! < 0) this.unbound++;
     this.outHead[node] = NO_EDGE;
     this.inHead[node] = NO_EDGE;
     if (this.nodeCount > this.nodeSlots.length * MAX_LOAD) this.rehashNodes(this.nodeSlots.length * 2);
     else this.placeNode(node);
     return node;
+  }
+
+  private setId(node: number, id: number): void {
+    this.nodeId[node] = id;
+    this.unbound--;
   }
 
   private placeNode(node: number): void {
