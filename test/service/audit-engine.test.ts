@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { AuditEngine } from '../../electron/service/audit/engine.js';
 import { FINDING_DEFINITIONS } from '../../electron/service/audit/definitions.js';
 import { isValidHreflang, TABLE_SIZES } from '../../electron/service/audit/hreflang-codes.js';
+import { lastmodVerdict } from '../../electron/service/audit/entry-checks.js';
 import { hashKey } from '../../electron/service/audit/key-hash.js';
 import type { HreflangAlternate, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
 
@@ -621,4 +622,27 @@ test('with the crawl\'s keys injected, URLs are found through them: canonicals, 
   admit(e, 3, `${O}/b`);
   e.result(3, 'done', { ...html, canonical: `${O}/a` });
   assert.deepEqual(e.urlsOf('SITEMAP_URL_CANONICALISED'), [3], 'canonical compared with the key the crawl holds');
+});
+
+test('lastmod verdicts: the string fast path for past dates agrees with parsing near the bound', () => {
+  const now = Date.UTC(2025, 0, 15, 12, 0, 0);
+  for (const [lastmod, want] of [
+    ['2024', 'ok'],
+    ['2025-01', 'ok'],
+    ['2025-01-12T23:59:59-23:59', 'ok'],
+    ['2025-01-13', 'ok'],
+    ['2025-01-16T11:00:00Z', 'ok'],
+    ['2025-01-16T13:00:00Z', 'future'],
+    ['2025-01-15T20:00:00-14:00', 'ok'],
+    ['2025-01-16T00:00:00-14:00', 'future'],
+    ['2025-01-17', 'future'],
+    ['2026', 'future'],
+    ['2024-13-01', 'invalid'],
+    ['2024-02-30', 'invalid'],
+  ] as const) {
+    assert.equal(lastmodVerdict(lastmod, now), want, lastmod);
+  }
+  // The bound is recomputed when the clock goes back or a day passes.
+  assert.equal(lastmodVerdict('2025-01-10', Date.UTC(2025, 0, 11)), 'ok');
+  assert.equal(lastmodVerdict('2025-01-10', Date.UTC(2025, 0, 8)), 'future');
 });

@@ -123,6 +123,9 @@ interface SitemapInfo {
   pendingScope: { id: number; loc: string }[] | null;
   /** The node reached done/error/skipped: its final URL can no longer change. */
   final: boolean;
+  /** crossSubmittedScope() as of node event number `announcedAt` (the tree may change it). */
+  announced: string | undefined;
+  announcedAt: number;
 }
 
 export class AuditEngine {
@@ -154,6 +157,8 @@ export class AuditEngine {
   private readonly children = new Map<string, Set<string>>();
   private readonly sitemapCounts = new Int32Array(SITEMAP_FINDING_CODES.length);
   private robotsSeen = false;
+  /** node() calls so far: what is cached from the tree is valid for one value of it. */
+  private nodeEvents = 0;
 
   constructor(opts: AuditEngineOptions) {
     this.pages = opts.pagesCrawled;
@@ -177,8 +182,8 @@ export class AuditEngine {
     this.ensure(id);
     const key = uniqueKey ?? tryUniqueKey(url) ?? url;
     this.ownKeys?.add(id, key);
-    // An alternate named before its URL was admitted waits for its id.
-    if (this.hreflang.hasUnbound()) this.hreflang.bind(hashKey(key), id);
+    // An alternate named before its URL was admitted gets its id with its first result (only a
+    // result makes it a bad target), not here: that would hash every URL admitted.
     this.discover(id, source, from, sitemapEntry, url, key);
   }
 
@@ -218,12 +223,17 @@ export class AuditEngine {
     this.settle(id, before);
     if (this.hreflang.size().nodes > 0) {
       const key = this.keys.keyOf(id);
-      if (key !== undefined) for (const source of this.hreflang.namedBy(hashKey(key))) this.recomputeHreflang(source);
+      if (key !== undefined) {
+        const hash = hashKey(key);
+        this.hreflang.bind(hash, id);
+        for (const source of this.hreflang.namedBy(hash)) this.recomputeHreflang(source);
+      }
     }
   }
 
   /** A sitemap-tree node was added or changed (the whole node; latest wins). */
   node(n: SitemapNode): void {
+    this.nodeEvents++;
     const s = this.sitemapInfo(n.id, n.url);
     const prev = s.node;
     s.node = n;
@@ -427,21 +437,25 @@ export class AuditEngine {
     }
     const alternates = entry?.alternates;
     if (!alternates || alternates.length === 0) return null;
-    if (alternates.some((a) => !isValidHreflang(a.lang))) {
-      this.flags[id] |= F_HREF_BAD_CODE;
-      if (s) bump(s, 'HREFLANG_INVALID_CODE', 1);
+    for (let i = 0; i < alternates.length; i++) {
+      if (!isValidHreflang(alternates[i]!.lang)) {
+        this.flags[id] |= F_HREF_BAD_CODE;
+        if (s) bump(s, 'HREFLANG_INVALID_CODE', 1);
+        break;
+      }
     }
     const targets: number[] = [];
-    const targetIds: number[] = [];
+    const targetKeys: string[] = [];
     for (const a of alternates) {
       const k = tryUniqueKey(a.href);
       if (k === null) continue;
       targets.push(hashKey(k));
-      targetIds.push(this.keys.idOf(k) ?? -1);
+      targetKeys.push(k);
     }
     const own = key ?? this.keys.keyOf(id);
     if (own === undefined) return null;
-    return this.hreflang.addAlternates(hashKey(own), id, targets, targetIds);
+    // Targets already in the graph keep their id: the frontier is asked for new ones only.
+    return this.hreflang.addAlternates(hashKey(own), id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1);
   }
 
   /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
@@ -469,9 +483,16 @@ export class AuditEngine {
 
   /** In the location of the sitemap as listed, or of where it finally answered from. */
   private inScopeOf(s: SitemapInfo, loc: string): boolean {
+    if (s.announcedAt !== this.nodeEvents) {
+      s.announced = this.crossSubmittedScope(s);
+      s.announcedAt = this.nodeEvents;
+    }
+    // The whole host first (either answers yes): for a cross-submitted sitemap it is the usual yes,
+    // found without parsing the entry.
+    const announced = s.announced;
+    // `<origin>/` as a literal prefix: parsed, the entry has that origin (the host is already canonical).
+    if (announced !== undefined && (loc.startsWith(announced) || inSitemapScope(loc, announced))) return true;
     if (inSitemapScope(loc, s.url)) return true;
-    const announced = this.crossSubmittedScope(s);
-    if (announced !== undefined && inSitemapScope(loc, announced)) return true;
     const finalUrl = s.node?.finalUrl;
     return finalUrl !== undefined && inSitemapScope(loc, finalUrl);
   }
@@ -556,7 +577,7 @@ export class AuditEngine {
   private sitemapInfo(key: string, url: string): SitemapInfo {
     let s = this.sitemapByKey.get(key);
     if (!s) {
-      s = { idx: this.sitemaps.length, key, url, node: undefined, mask: 0, listings: null, pendingScope: null, final: false };
+      s = { idx: this.sitemaps.length, key, url, node: undefined, mask: 0, listings: null, pendingScope: null, final: false, announced: undefined, announcedAt: -1 };
       this.sitemaps.push(s);
       this.sitemapByKey.set(key, s);
     }

@@ -35,6 +35,20 @@ const SCRIPT = /^[a-z]{4}$/;
 
 /** True when `value` is a valid hreflang value (see the module comment). */
 export function isValidHreflang(value: string): boolean {
+  // A site uses a handful of codes on every alternate (millions of calls): answers are remembered.
+  let ok = seen.get(value);
+  if (ok === undefined) {
+    ok = checkHreflang(value);
+    if (seen.size >= SEEN_MAX) seen.clear();
+    seen.set(value, ok);
+  }
+  return ok;
+}
+
+const SEEN_MAX = 4096;
+const seen = new Map<string, boolean>();
+
+function checkHreflang(value: string): boolean {
   const v = value.trim().toLowerCase();
   if (v === 'x-default') return true;
   const parts = v.split('-');

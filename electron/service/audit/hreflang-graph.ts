@@ -56,9 +56,10 @@ export class HreflangGraph {
   /**
    * Records that the URL `source` (hash, id) names `targets` (hashes). Returns the hashes of the
    * sources whose verdict may have changed: the source itself, and the new targets that have alternates.
-   * `targetIds` (same order, -1 = not admitted) saves asking `idOf` for targets new to the graph.
+   * `targetId(i)` (the id of targets[i], -1 = not admitted), when given, is asked instead of `idOf`
+   * for targets new to the graph (only those).
    */
-  addAlternates(source: number, sourceId: number, targets: readonly number[], targetIds?: readonly number[]): number[] {
+  addAlternates(source: number, sourceId: number, targets: readonly number[], targetId?: (i: number) => number): number[] {
     const s = this.nodeOf(source, sourceId);
     const affected = [source];
     for (let i = 0; i < targets.length; i++) {
@@ -66,7 +67,7 @@ export class HreflangGraph {
       if (t === source) continue;
       const existing = this.find(t);
       if (existing >= 0 && this.names(s, existing)) continue;
-      const tn = existing >= 0 ? existing : this.nodeOf(t, -1, targetIds?.[i]);
+      const tn = existing >= 0 ? existing : this.nodeOf(t, -1, targetId?.(i));
       this.addEdge(s, tn);
       if (this.outHead[tn] !== NO_EDGE) affected.push(t);
     }
