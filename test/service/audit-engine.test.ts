@@ -583,14 +583,14 @@ test('every finding is defined once, with a one-line explanation', () => {
   }
 });
 
-test('per-URL state stays compact: typed columns under 24 bytes per URL (growth slack included) at 200,000 URLs', () => {
+test('per-URL state stays compact: typed columns under 12 bytes per URL (growth slack included) at 200,000 URLs', () => {
   const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: true, now: () => NOW });
   const n = 200_000;
   for (let id = 0; id < n; id++) {
     e.admitted(id, `${O}/p/${id}`, id % 2 ? 'link' : 'sitemap', id % 2 ? undefined : { loc: `${O}/p/${id}` }, id % 2 ? `${O}/` : SM);
     e.result(id, 'done', id % 10 === 0 ? { status: 404 } : html);
   }
-  assert.ok(e.allocatedBytes() / n < 24, `${(e.allocatedBytes() / n).toFixed(1)} bytes per URL`);
+  assert.ok(e.allocatedBytes() / n < 12, `${(e.allocatedBytes() / n).toFixed(1)} bytes per URL`);
   assert.equal(e.finding('SITEMAP_URL_4XX').count, n / 10);
   assert.equal(e.finding('INDEXABLE_NOT_IN_SITEMAP').count, n / 2);
   assert.notEqual(hashKey(`${O}/p/1`), hashKey(`${O}/p/2`));
@@ -645,4 +645,19 @@ test('lastmod verdicts: the string fast path for past dates agrees with parsing 
   // The bound is recomputed when the clock goes back or a day passes.
   assert.equal(lastmodVerdict('2025-01-10', Date.UTC(2025, 0, 11)), 'ok');
   assert.equal(lastmodVerdict('2025-01-10', Date.UTC(2025, 0, 8)), 'future');
+});
+
+test('sitemap slots widen past 65,535 sitemaps: a URL listed by the first and the 65,540th, then again by it', () => {
+  const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: false, now: () => NOW });
+  const sm = (i: number) => `${O}/s/${i}.xml`;
+  e.admitted(0, `${O}/x`, 'sitemap', { loc: `${O}/x` }, sm(0));
+  for (let i = 1; i < 65_540; i++) e.admitted(i, `${O}/p/${i}`, 'sitemap', { loc: `${O}/p/${i}` }, sm(i));
+  e.discovered(0, { source: 'sitemap', from: sm(65_539) }, { loc: `${O}/x` });
+  assert.deepEqual(e.urlsOf('URL_IN_MULTIPLE_SITEMAPS'), [0]);
+  assert.deepEqual(e.urlsOf('DUPLICATE_IN_SITEMAP'), []);
+  e.discovered(0, { source: 'sitemap', from: sm(65_539) }, { loc: `${O}/x` });
+  assert.deepEqual(e.urlsOf('DUPLICATE_IN_SITEMAP'), [0], 'listed twice by the 65,540th sitemap (not stored as 65,540 mod 65,536)');
+  e.discovered(1, { source: 'sitemap', from: sm(65_539) }, { loc: `${O}/p/1` });
+  assert.deepEqual(e.urlsOf('DUPLICATE_IN_SITEMAP'), [0]);
+  assert.deepEqual(e.urlsOf('URL_IN_MULTIPLE_SITEMAPS'), [0, 1]);
 });

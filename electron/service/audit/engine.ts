@@ -4,7 +4,8 @@
  * on replay after a resume alike, in any order of results and discoveries. Each event updates only
  * the URL or sitemap it is about (and, for hreflang, the URLs naming it); nothing is rescanned.
  *
- * Per URL it keeps 16 bytes in typed columns (flags, result class, status, two sitemap slots) and no
+ * Per URL it keeps 8 bytes in typed columns (flags with the result class and out-of-scope count
+ * packed in, two 16-bit sitemap slots, widened only past 65,535 sitemaps) and no
  * index of its own: URLs are found by uniqueKey through the crawl's frontier (`keys`). Strings only
  * for redirect targets, URLs in three or more sitemaps, hreflang edges and out-of-scope entries of
  * sitemaps still being read. Definitions: README.md.
@@ -91,9 +92,16 @@ const F_HTML = 1 << 9;
 const F_HREF_NONRECIP = 1 << 10;
 const F_HREF_BAD_TARGET = 1 << 11;
 const F_HREF_BAD_CODE = 1 << 12;
-const F_RESULT_FLAGS = F_NOINDEX | F_CANON_OTHER | F_HTML;
+/** The latest result answered exactly 200 (hreflang targets are judged on it). */
+const F_STATUS_200 = 1 << 13;
+const F_RESULT_FLAGS = F_NOINDEX | F_CANON_OTHER | F_HTML | F_STATUS_200;
+// The result class (4 bits) and the out-of-scope listing count (8 bits, saturating) share the word.
+const CAT_SHIFT = 16;
+const CAT_BITS = 0xf << CAT_SHIFT;
+const SCOPE_SHIFT = 20;
+const SCOPE_ONE = 1 << SCOPE_SHIFT;
 
-// Result class (cat column).
+// Result class (bits CAT_SHIFT… of the flags).
 const C_NONE = 0;
 const C_2XX = 1;
 const C_REDIRECT = 2;
@@ -135,14 +143,11 @@ export class AuditEngine {
   private readonly site: SiteVariants;
 
   private size = 0;
+  /** Facts (F_*), result class (CAT_BITS) and out-of-scope listings (from SCOPE_SHIFT, saturating at 255). */
   private flags = new Uint32Array(1024);
-  private cat = new Uint8Array(1024);
-  private status = new Uint16Array(1024);
-  /** Sitemap idx + 1 of the first and second distinct sitemap listing the URL (0 = none). */
-  private first = new Int32Array(1024);
-  private second = new Int32Array(1024);
-  /** Out-of-scope listings of the URL (saturates at 255). */
-  private scopeRefs = new Uint8Array(1024);
+  /** Sitemap idx + 1 of the first and second distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
+  private first: Uint16Array | Int32Array = new Uint16Array(1024);
+  private second: Uint16Array | Int32Array = new Uint16Array(1024);
   private readonly keys: UrlKeys;
   private readonly ownKeys: OwnUrlKeys | null;
   /** Third and further distinct sitemaps of a URL (rare). */
@@ -197,7 +202,7 @@ export class AuditEngine {
   result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult): void {
     this.ensure(id);
     const before = this.maskOf(id);
-    let f = this.flags[id]! & ~F_RESULT_FLAGS;
+    let f = this.flags[id]! & ~(F_RESULT_FLAGS | CAT_BITS);
     let c: number;
     this.redirects.delete(id);
     if (state === 'blocked') c = C_BLOCKED;
@@ -217,9 +222,8 @@ export class AuditEngine {
         if (key !== null && key !== this.keys.keyOf(id)) f |= F_CANON_OTHER;
       }
     }
-    this.flags[id] = f;
-    this.cat[id] = c;
-    this.status[id] = r.status ?? 0;
+    if (r.status === 200) f |= F_STATUS_200;
+    this.flags[id] = f | (c << CAT_SHIFT);
     this.settle(id, before);
     if (this.hreflang.size().nodes > 0) {
       const key = this.keys.keyOf(id);
@@ -333,11 +337,8 @@ export class AuditEngine {
   allocatedBytes(): number {
     return (
       this.flags.byteLength +
-      this.cat.byteLength +
-      this.status.byteLength +
       this.first.byteLength +
-      this.second.byteLength +
-      this.scopeRefs.byteLength
+      this.second.byteLength
     );
   }
 
@@ -346,7 +347,7 @@ export class AuditEngine {
   /** The URL findings of one URL, from its facts and what this crawl measures. */
   private maskOf(id: number): number {
     const f = this.flags[id]!;
-    const c = this.cat[id]!;
+    const c = (f & CAT_BITS) >>> CAT_SHIFT;
     let m = 0;
     if ((f & F_LISTED) === 0) {
       if (this.pages && c === C_2XX && (f & (F_HTML | F_NOINDEX | F_CANON_OTHER)) === F_HTML) m |= U.INDEXABLE_NOT_IN_SITEMAP;
@@ -382,7 +383,7 @@ export class AuditEngine {
     if (this.links && (f & F_REACHED) === 0) m |= U.SITEMAP_ORPHAN;
     if (f & F_MULTI) m |= U.URL_IN_MULTIPLE_SITEMAPS;
     if (f & F_DUP) m |= U.DUPLICATE_IN_SITEMAP;
-    if (this.scopeRefs[id]! > 0) m |= U.SITEMAP_URL_OUT_OF_SCOPE;
+    if (f >>> SCOPE_SHIFT !== 0) m |= U.SITEMAP_URL_OUT_OF_SCOPE;
     if (f & F_VARIANT) m |= U.SITEMAP_HOST_VARIANT;
     if (f & F_BAD_LASTMOD) m |= U.SITEMAP_INVALID_LASTMOD;
     if (f & F_FUTURE) m |= U.SITEMAP_FUTURE_LASTMOD;
@@ -419,7 +420,7 @@ export class AuditEngine {
     if (s) this.member(id, s);
     if (loc !== undefined) {
       if (s && !this.inScopeOf(s, loc)) {
-        if (this.scopeRefs[id]! < SATURATED) this.scopeRefs[id]!++;
+        if (this.flags[id]! >>> SCOPE_SHIFT < SATURATED) this.flags[id] += SCOPE_ONE;
         bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', 1);
         if (!s.final) (s.pendingScope ??= []).push({ id, loc });
       }
@@ -461,6 +462,10 @@ export class AuditEngine {
   /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
   private member(id: number, s: SitemapInfo): void {
     const ref = s.idx + 1;
+    if (ref > 0xffff && this.first instanceof Uint16Array) {
+      this.first = Int32Array.from(this.first);
+      this.second = Int32Array.from(this.second);
+    }
     let dup = false;
     if (this.first[id] === 0) this.first[id] = ref;
     else if (this.first[id] === ref) dup = true;
@@ -529,7 +534,7 @@ export class AuditEngine {
         continue;
       }
       const before = this.maskOf(p.id);
-      if (this.scopeRefs[p.id]! < SATURATED) this.scopeRefs[p.id]!--;
+      if (this.flags[p.id]! >>> SCOPE_SHIFT < SATURATED) this.flags[p.id] -= SCOPE_ONE;
       bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', -1);
       this.settle(p.id, before);
     }
@@ -552,9 +557,10 @@ export class AuditEngine {
   private answersNot200(id: number): boolean {
     // A target the frontier knows but the audit was not told of yet (a rebuild in progress) has no result.
     if (id >= this.size) return false;
-    const c = this.cat[id]!;
+    const f = this.flags[id]!;
+    const c = (f & CAT_BITS) >>> CAT_SHIFT;
     if (c === C_NONE || c === C_BLOCKED) return false;
-    return !(c === C_2XX && this.status[id] === 200);
+    return !(c === C_2XX && (f & F_STATUS_200) !== 0);
   }
 
   private ensure(id: number): void {
@@ -563,11 +569,8 @@ export class AuditEngine {
     const need = id + 1;
     if (need > this.flags.length) {
       this.flags = ensureCapacity(this.flags, need);
-      this.cat = ensureCapacity(this.cat, need);
-      this.status = ensureCapacity(this.status, need);
       this.first = ensureCapacity(this.first, need);
       this.second = ensureCapacity(this.second, need);
-      this.scopeRefs = ensureCapacity(this.scopeRefs, need);
     }
     this.size = need;
   }

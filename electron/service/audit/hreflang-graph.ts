@@ -5,9 +5,10 @@
  *
  * Compact: no JS object per node or edge. Nodes are dense indexes found through an open-addressing
  * table; an edge (A names B) is one record on two linked lists (A's targets, B's incoming), and "does
- * A name B" is an open-addressing set of edges. A multilingual site lists alternates on most URLs, and
- * one object with two arrays per node cost ~1 KB per URL (the benchmark: 275 MB of heap at 1M URLs
- * with alternates on one in five); this costs ~25 bytes per node and ~26 per edge.
+ * A name B" walks A's targets (a URL names a few dozen alternates at most; a table of edges cost
+ * 4–8 MB at 1M URLs). A multilingual site lists alternates on most URLs, and one object with two
+ * arrays per node cost ~1 KB per URL (the benchmark: 275 MB of heap at 1M URLs with alternates on
+ * one in five); this costs ~25 bytes per node and ~16 per edge.
  */
 import { ensureCapacity } from '../../engine/compact/typed-growth.js';
 
@@ -45,10 +46,6 @@ export class HreflangGraph {
   private edges = 0;
   /** Nodes whose URL is not admitted yet (nodeId -1). */
   private unbound = 0;
-
-  // the edges by (source, target): open addressing, edge + 1 per slot (0 = empty)
-  private edgeSlots = new Int32Array(1024);
-  private edgeMask = 1023;
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
   constructor(private readonly idOf: (hash: number) => number) {}
@@ -126,7 +123,7 @@ export class HreflangGraph {
   allocatedBytes(): number {
     return [
       this.nodeSlots, this.nodeHash, this.nodeId, this.outHead, this.inHead,
-      this.edgeSource, this.edgeTarget, this.nextOut, this.nextIn, this.edgeSlots,
+      this.edgeSource, this.edgeTarget, this.nextOut, this.nextIn,
     ].reduce((n, a) => n + a.byteLength, 0);
   }
 
@@ -194,29 +191,12 @@ export class HreflangGraph {
     this.outHead[s] = e;
     this.nextIn[e] = this.inHead[t]!;
     this.inHead[t] = e;
-    if (this.edges > this.edgeSlots.length * MAX_LOAD) this.rehashEdges(this.edgeSlots.length * 2);
-    else this.placeEdge(e);
   }
 
   /** Whether node `s` names node `t`. */
   private names(s: number, t: number): boolean {
-    for (let slot = pairSlot(s, t, this.edgeMask); ; slot = (slot + 1) & this.edgeMask) {
-      const v = this.edgeSlots[slot]!;
-      if (v === 0) return false;
-      if (this.edgeSource[v - 1] === s && this.edgeTarget[v - 1] === t) return true;
-    }
-  }
-
-  private placeEdge(e: number): void {
-    let slot = pairSlot(this.edgeSource[e]!, this.edgeTarget[e]!, this.edgeMask);
-    while (this.edgeSlots[slot] !== 0) slot = (slot + 1) & this.edgeMask;
-    this.edgeSlots[slot] = e + 1;
-  }
-
-  private rehashEdges(size: number): void {
-    this.edgeSlots = new Int32Array(size);
-    this.edgeMask = size - 1;
-    for (let e = 0; e < this.edges; e++) this.placeEdge(e);
+    for (let e = this.outHead[s]!; e !== NO_EDGE; e = this.nextOut[e]!) if (this.edgeTarget[e] === t) return true;
+    return false;
   }
 }
 
@@ -227,11 +207,4 @@ function hashSlot(hash: number, mask: number): number {
   const lo = hash % 0x1_0000_0000;
   const hi = (hash - lo) / 0x1_0000_0000;
   return (Math.imul(lo | 0, 0x9e3779b1) ^ Math.imul(hi | 0, 0x85ebca6b)) & mask;
-}
-
-/** Table slot of a (source, target) node pair. */
-function pairSlot(s: number, t: number, mask: number): number {
-  let h = Math.imul(s, 0x9e3779b1) ^ Math.imul(t + 0x632be5ab, 0x85ebca6b);
-  h ^= h >>> 15;
-  return Math.imul(h, 0x2c1b3c6d) & mask;
 }
