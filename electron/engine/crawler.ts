@@ -14,6 +14,7 @@ import {
   type CrawlerCheckpoint,
   type CrawlerHooks,
   type CrawlerRunState,
+  type Discovery,
   type FetchResponse,
   type HttpFetcher,
   type Request,
@@ -74,8 +75,6 @@ export class Crawler {
   /** Requests already reported, so a late error cannot report one twice. */
   private readonly finished = new WeakSet<Request>();
   private readonly robotsProblems = new Map<string, { code: string; message: string }[]>();
-  /** State chosen for the URL being admitted right now (hooks fire synchronously inside addRequest). */
-  private admitAs: 'queued' | 'listed' = 'queued';
   private fetchedOk = 0;
   private startFailure: EngineError | null = null;
   private running: Promise<CrawlerOutcome> | null = null;
@@ -94,18 +93,12 @@ export class Crawler {
       this.robots.set(origin, Promise.resolve(saved.outcome === 'allow-all' && !saved.body ? null : robotsFromCheckpoint(saved)));
     }
 
-    this.queue =
-      opts.queue ??
-      new MemoryRequestQueue({
-        onAdmitted: (req) => this.hooks.onAdmitted?.(req, this.admitAs),
-        onDuplicate: (id, d, init) => this.hooks.onDuplicate?.(id, d, init),
-      });
-    if (opts.queue) {
-      opts.queue.setHooks({
-        onAdmitted: (req) => this.hooks.onAdmitted?.(req, this.admitAs),
-        onDuplicate: (id, d, init) => this.hooks.onDuplicate?.(id, d, init),
-      });
-    }
+    const queueHooks = {
+      onAdmitted: (req: Request, state: 'queued' | 'listed') => this.hooks.onAdmitted?.(req, state),
+      onDuplicate: (id: number, d: Discovery, init: RequestInit) => this.hooks.onDuplicate?.(id, d, init),
+    };
+    this.queue = opts.queue ?? new MemoryRequestQueue(queueHooks);
+    if (opts.queue) opts.queue.setHooks(queueHooks);
 
     this.list = new SitemapRequestList({
       sitemapUrls: [],
@@ -394,7 +387,6 @@ export class Crawler {
     if (!s.fetchPages) state = 'listed';
     else if (init.source !== 'start' && !inScope(init.url, s.startUrl || this.scopeAnchor(), s.scope)) state = 'listed';
     else if (s.maxDepth !== null && init.depth > s.maxDepth) state = 'listed';
-    this.admitAs = state;
     return state;
   }
 
