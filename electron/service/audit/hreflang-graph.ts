@@ -44,8 +44,6 @@ export class HreflangGraph {
   private nextOut = new Int32Array(0);
   private nextIn = new Int32Array(0);
   private edges = 0;
-  /** Nodes whose URL is not admitted yet (nodeId -1). */
-  private unbound = 0;
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
   constructor(private readonly idOf: (hash: number) => number) {}
@@ -71,15 +69,10 @@ export class HreflangGraph {
     return affected;
   }
 
-  /** Tells the graph a URL was admitted with this id (it may be an alternate named earlier). */
+  /** Tells the graph the id of a URL (an alternate named before the audit knew its id: bound on its first result). */
   bind(hash: number, id: number): void {
     const n = this.find(hash);
-    if (n >= 0 && this.nodeId[n]! < 0) this.setId(n, id);
-  }
-
-  /** Whether some node still waits for its URL to be admitted (bind() is a no-op otherwise). */
-  hasUnbound(): boolean {
-    return this.unbound > 0;
+    if (n >= 0 && this.nodeId[n]! < 0) this.nodeId[n] = id;
   }
 
   /** Hashes of the URLs that name this one as an alternate, first first (empty when none). */
@@ -141,7 +134,7 @@ export class HreflangGraph {
   private nodeOf(hash: number, id: number, knownId?: number): number {
     const n = this.find(hash);
     if (n >= 0) {
-      if (this.nodeId[n]! < 0 && id >= 0) this.setId(n, id);
+      if (this.nodeId[n]! < 0 && id >= 0) this.nodeId[n] = id;
       return n;
     }
     const node = this.nodeCount++;
@@ -151,17 +144,11 @@ export class HreflangGraph {
     this.inHead = ensureCapacity(this.inHead, node + 1);
     this.nodeHash[node] = hash;
     this.nodeId[node] = id >= 0 ? id : (knownId ?? this.idOf(hash));
-    if (this.nodeId[node]! < 0) this.unbound++;
     this.outHead[node] = NO_EDGE;
     this.inHead[node] = NO_EDGE;
     if (this.nodeCount > this.nodeSlots.length * MAX_LOAD) this.rehashNodes(this.nodeSlots.length * 2);
     else this.placeNode(node);
     return node;
-  }
-
-  private setId(node: number, id: number): void {
-    this.nodeId[node] = id;
-    this.unbound--;
   }
 
   private placeNode(node: number): void {
