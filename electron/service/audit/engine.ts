@@ -225,7 +225,7 @@ export class AuditEngine {
     if (r.status === 200) f |= F_STATUS_200;
     this.flags[id] = f | (c << CAT_SHIFT);
     this.settle(id, before);
-    if (this.hreflang.size().nodes > 0) {
+    if (this.hreflang.size().edges > 0) {
       const key = this.keys.keyOf(id);
       if (key !== undefined) {
         const hash = hashKey(key);
@@ -410,10 +410,10 @@ export class AuditEngine {
     if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
     else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key);
     this.settle(id, before);
-    if (affected) for (const h of affected) this.recomputeHreflang(h);
+    if (affected) for (const source of affected) this.recomputeHreflang(source);
   }
 
-  /** One sitemap listing of URL `id`; returns the hreflang sources to judge again (after settling `id`). */
+  /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
   private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined, key?: string): number[] | null {
     this.flags[id] |= F_LISTED;
     const s = from === undefined ? undefined : this.sitemapOfListing(from);
@@ -455,7 +455,7 @@ export class AuditEngine {
     }
     const own = key ?? this.keys.keyOf(id);
     if (own === undefined) return null;
-    // Targets already in the graph keep their id: the frontier is asked for new ones only.
+    // The frontier is asked only for targets whose id the graph does not know yet.
     return this.hreflang.addAlternates(hashKey(own), id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1);
   }
 
@@ -541,10 +541,10 @@ export class AuditEngine {
     s.pendingScope = keep.length > 0 ? keep : null;
   }
 
-  private recomputeHreflang(sourceHash: number): void {
-    const id = this.hreflang.idOfNode(sourceHash);
-    if (id < 0) return;
-    const v = this.hreflang.verdict(sourceHash, (t) => this.answersNot200(t));
+  private recomputeHreflang(id: number): void {
+    const key = this.keys.keyOf(id);
+    if (key === undefined) return;
+    const v = this.hreflang.verdict(id, hashKey(key), (t) => this.answersNot200(t));
     const before = this.maskOf(id);
     let f = this.flags[id]! & ~(F_HREF_NONRECIP | F_HREF_BAD_TARGET);
     if (v.nonReciprocal) f |= F_HREF_NONRECIP;

@@ -1,16 +1,20 @@
 /**
- * The hreflang graph of the sitemaps: for each URL listed with alternates, the URLs it names.
+ * The hreflang graph of the sitemaps: for each URL listed with alternates (a source), the URLs it names.
  * Reciprocity: A naming B (B ≠ A) is answered when B's own sitemap entry names A.
  *
- * Compact: a node record only for a URL that names alternates (a source) or whose id the graph was
- * told while it is named; an alternate that is never admitted and names nothing (the common case: one
- * URL in five naming two such in the benchmark) is nothing but the 64-bit hash on the edges naming it.
- * Edges are a log (source node, target hash) in the order they came, so a source's alternates are a
- * few contiguous runs; "who names B" is a lazily sorted index of the log by target hash plus a small
- * hash table over the edges not sorted yet. About 16 bytes per edge and 20 per source (the former
- * graph, one node per URL named and two linked lists per edge, cost 24 MB at 1M URLs in the benchmark).
+ * Compact, with no record per URL: the benchmark's sites name, on one URL in five, two alternates that
+ * are never admitted, and a node per URL (named or naming) cost 24 MB at 1M URLs. Here an edge is the
+ * 64-bit hash of its target in a log, in the order edges came; a source's edges are contiguous runs of
+ * the log, each run one (start, source id) record. Two indexes are sorted lazily (a sorted prefix plus a
+ * small hash table over the newest entries): edges by target ("who names B") and runs by source id.
+ * Ids are kept by hash only for URLs that are named and whose id is known (the alternates that were
+ * admitted, the sources others name). About 12 bytes per edge and 12 per run (the benchmark: ~9 MB).
+ *
+ * Contract: a source has an id, and `targetId` (or `idOf`) knows the id of every URL that was listed
+ * with alternates: that is how a named URL is known to be a source.
  */
 import { ensureCapacity } from '../../engine/compact/typed-growth.js';
+import { EngineError } from '../../engine/types.js';
 
 export interface HreflangVerdict {
   /** Some alternate does not name this URL back. */
@@ -19,293 +23,283 @@ export interface HreflangVerdict {
   badTarget: boolean;
 }
 
-/** The node table is rebuilt twice as large past this load. */
-const MAX_LOAD = 0.8;
-/** The unsorted tail of the edge log is merged into the sorted index past 1/TAIL_SHARE of it. */
+/** The id table is rebuilt twice as large past this load. */
+const MAX_LOAD = 0.75;
+/** An index's unsorted entries are merged into its sorted prefix past 1/TAIL_SHARE of it. */
 const TAIL_SHARE = 16;
-const MIN_TAIL_SLOTS = 2048;
-const NO_RUN = -1;
+const MIN_TAIL_SLOTS = 1024;
+
+/**
+ * The entries 0..n-1 of a growing column ordered by key: [0, sorted) by (key, entry) in `order`, the
+ * newer ones in an open-addressing table (entry + 1 per slot), merged in when it is half full.
+ */
+class LazyIndex {
+  private order = new Int32Array(0);
+  private sorted = 0;
+  private count = 0;
+  private tail = new Int32Array(MIN_TAIL_SLOTS);
+
+  /** `key(i)` reads entry i's key from the column (which may be reallocated: read it each time). */
+  constructor(private readonly key: (i: number) => number) {}
+
+  /** Indexes the next entry (its key is set). */
+  add(entry: number): void {
+    this.count = entry + 1;
+    if ((this.count - this.sorted) * 2 > this.tail.length) this.merge();
+    else this.place(entry);
+  }
+
+  /** Whether some entry has `key`. */
+  has(key: number): boolean {
+    const i = this.first(key);
+    if (i < this.sorted && this.key(this.order[i]!) === key) return true;
+    const mask = this.tail.length - 1;
+    for (let slot = hashSlot(key, mask); ; slot = (slot + 1) & mask) {
+      const v = this.tail[slot]!;
+      if (v === 0) return false;
+      if (this.key(v - 1) === key) return true;
+    }
+  }
+
+  /** The entries with `key`, ascending. */
+  find(key: number): number[] {
+    const out: number[] = [];
+    for (let i = this.first(key); i < this.sorted; i++) {
+      const e = this.order[i]!;
+      if (this.key(e) !== key) break;
+      out.push(e);
+    }
+    const from = out.length;
+    const mask = this.tail.length - 1;
+    for (let slot = hashSlot(key, mask); ; slot = (slot + 1) & mask) {
+      const v = this.tail[slot]!;
+      if (v === 0) break;
+      if (this.key(v - 1) === key) out.push(v - 1);
+    }
+    // Tail entries are all newer than sorted ones; probing found them in table order.
+    if (out.length - from > 1) out.push(...out.splice(from).sort((a, b) => a - b));
+    return out;
+  }
+
+  bytes(): number {
+    return this.order.byteLength + this.tail.byteLength;
+  }
+
+  /** Position in `order` of the first sorted entry with `key` or a larger one (`sorted` when none). */
+  private first(key: number): number {
+    let lo = 0;
+    let hi = this.sorted;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.key(this.order[mid]!) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private place(entry: number): void {
+    const mask = this.tail.length - 1;
+    let slot = hashSlot(this.key(entry), mask);
+    while (this.tail[slot] !== 0) slot = (slot + 1) & mask;
+    this.tail[slot] = entry + 1;
+  }
+
+  /** Sorts the unsorted entries and merges them into `order` from the back (in place, stable). */
+  private merge(): void {
+    const key = this.key;
+    const tail = new Int32Array(this.count - this.sorted);
+    for (let i = 0; i < tail.length; i++) tail[i] = this.sorted + i;
+    tail.sort((a, b) => key(a) - key(b) || a - b);
+    this.order = ensureCapacity(this.order, this.count);
+    const by = this.order;
+    let i = this.sorted - 1;
+    let j = tail.length - 1;
+    for (let k = this.count - 1; j >= 0; k--) {
+      // Equal keys: the tail entry is newer, so it goes last.
+      if (i >= 0 && key(by[i]!) > key(tail[j]!)) by[k] = by[i--]!;
+      else by[k] = tail[j--]!;
+    }
+    this.sorted = this.count;
+    let size = MIN_TAIL_SLOTS;
+    while (size < (this.sorted * 2) / TAIL_SHARE) size *= 2;
+    if (size !== this.tail.length) this.tail = new Int32Array(size);
+    else this.tail.fill(0);
+  }
+}
 
 export class HreflangGraph {
-  // hash → node: open addressing, node + 1 per slot (0 = empty); the hash is the node's own
-  private nodeSlots = new Int32Array(1024);
-  private nodeMask = 1023;
-
-  // per node: a source, or a named URL whose id is known
-  private nodeCount = 0;
-  private nodeHash = new Float64Array(0);
-  /** URL id in the crawl, or -1 while the URL is not admitted. */
-  private nodeId = new Int32Array(0);
-  /** First edge of the node's first run of alternates, NO_RUN when it names none. */
-  private outStart = new Int32Array(0);
-  /** Further runs of a source listed again with new alternates after other sources (rare). */
-  private readonly moreRuns = new Map<number, number[]>();
-
-  // edge log: source node names the target hash, once per pair, itself excluded
-  private edgeSource = new Int32Array(0);
+  // edge log: the target hash of each edge (a source names a target once, itself never)
   private edgeTarget = new Float64Array(0);
   private edges = 0;
 
-  // "who names B": edges [0, sorted) ordered by (target, edge) in `byTarget`; the rest in `tailSlots`
-  private byTarget = new Int32Array(0);
-  private sorted = 0;
-  /** Open addressing over the unsorted edges by target hash, edge + 1 per slot (0 = empty). */
-  private tailSlots = new Int32Array(MIN_TAIL_SLOTS);
+  // runs: contiguous edges of one source
+  private runStart = new Int32Array(0);
+  private runSource = new Int32Array(0);
+  private runs = 0;
+
+  private readonly byTarget = new LazyIndex((e) => this.edgeTarget[e]!);
+  private readonly bySource = new LazyIndex((r) => this.runSource[r]!);
+
+  // hash → id of named URLs whose id is known: open addressing, entry + 1 per slot (0 = empty)
+  private idSlots = new Int32Array(1024);
+  private idMask = 1023;
+  private idHash = new Float64Array(0);
+  private idValue = new Int32Array(0);
+  private idCount = 0;
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
   constructor(private readonly idOf: (hash: number) => number) {}
 
   /**
-   * Records that the URL `source` (hash, id) names `targets` (hashes). Returns the hashes of the
-   * sources whose verdict may have changed: the source itself, and the new targets that have alternates.
+   * Records that the URL `source` (hash, id) names `targets` (hashes). Returns the ids of the sources
+   * whose verdict may have changed: the source itself, and the new targets that have alternates.
    * `targetId(i)` (the id of targets[i], -1 = not admitted), when given, is asked instead of `idOf`
-   * for targets new to the graph (only those).
+   * for targets whose id the graph does not know.
    */
   addAlternates(source: number, sourceId: number, targets: readonly number[], targetId?: (i: number) => number): number[] {
-    const s = this.nodeOf(source, sourceId);
-    const affected = [source];
+    if (!Number.isInteger(sourceId) || sourceId < 0) {
+      throw new EngineError('INVALID_URL_ID', `The hreflang graph got the source URL id ${sourceId}; a URL listed with alternates has an id from 0.`);
+    }
+    const affected = [sourceId];
+    // Named before it was listed: whoever named it will need its id to see its answer.
+    if (this.idOfHash(source) < 0 && this.byTarget.has(source)) this.learnId(source, sourceId);
+    const own = this.bySource.find(sourceId);
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i]!;
-      if (t === source || this.names(s, t)) continue;
-      let tn = this.find(t);
-      if (tn < 0 && !this.isNamed(t)) {
-        // First naming: its id now, as a node only when known.
-        const id = targetId ? targetId(i) : this.idOf(t);
-        if (id >= 0) tn = this.newNode(t, id);
+      if (t === source || this.runsName(own, t)) continue;
+      let tid = this.idOfHash(t);
+      if (tid < 0) {
+        tid = targetId ? targetId(i) : this.idOf(t);
+        if (tid >= 0) this.learnId(t, tid);
       }
-      this.addEdge(s, t);
-      if (tn >= 0 && this.outStart[tn] !== NO_RUN) affected.push(t);
+      this.addEdge(sourceId, t, own);
+      if (tid >= 0 && tid !== sourceId && this.bySource.has(tid)) affected.push(tid);
     }
     return affected;
   }
 
   /** Tells the graph the id of a URL (an alternate named before the audit knew its id: bound on its first result). */
   bind(hash: number, id: number): void {
-    const n = this.find(hash);
-    if (n >= 0) {
-      if (this.nodeId[n]! < 0) this.nodeId[n] = id;
-    } else if (id >= 0 && this.isNamed(hash)) this.newNode(hash, id);
+    if (id >= 0 && this.idOfHash(hash) < 0 && this.byTarget.has(hash)) this.learnId(hash, id);
   }
 
-  /** Hashes of the URLs that name this one as an alternate, first first (empty when none). */
+  /** Ids of the sources that name this URL as an alternate, first first (empty when none). */
   namedBy(hash: number): readonly number[] {
-    const edges = this.edgesNaming(hash);
-    if (edges.length === 0) return NONE;
-    return edges.map((e) => this.nodeHash[this.edgeSource[e]!]!);
+    const edges = this.byTarget.find(hash);
+    return edges.length === 0 ? NONE : edges.map((e) => this.runSource[this.runOfEdge(e)]!);
   }
 
-  /** The URL id of a node (-1 when unknown). */
-  idOfNode(hash: number): number {
-    const n = this.find(hash);
-    return n < 0 ? -1 : this.nodeId[n]!;
-  }
-
-  /** Whether a source's alternates all name it back, and whether any is known not to answer 200. */
-  verdict(source: number, notOk: (id: number) => boolean): HreflangVerdict {
-    const s = this.find(source);
+  /** Whether the source (id, hash)'s alternates all name it back, and whether any is known not to answer 200. */
+  verdict(sourceId: number, sourceHash: number, notOk: (id: number) => boolean): HreflangVerdict {
     let nonReciprocal = false;
     let badTarget = false;
-    if (s >= 0 && this.outStart[s] !== NO_RUN) {
-      this.forEachRun(s, (start) => {
-        for (let e = start; e < this.edges && this.edgeSource[e] === s; e++) {
-          const tn = this.find(this.edgeTarget[e]!);
-          if (tn < 0) {
-            nonReciprocal = true; // names nothing, id unknown
-            continue;
-          }
-          if (!nonReciprocal && !this.names(tn, source)) nonReciprocal = true;
-          const id = this.nodeId[tn]!;
-          if (!badTarget && id >= 0 && notOk(id)) badTarget = true;
-          if (nonReciprocal && badTarget) return true;
+    for (const r of this.bySource.find(sourceId)) {
+      const end = this.runEnd(r);
+      for (let e = this.runStart[r]!; e < end; e++) {
+        const tid = this.idOfHash(this.edgeTarget[e]!);
+        // No id known: not admitted, so neither a source nor a result.
+        if (tid < 0) nonReciprocal = true;
+        else {
+          if (!nonReciprocal && !this.runsName(this.bySource.find(tid), sourceHash)) nonReciprocal = true;
+          if (!badTarget && notOk(tid)) badTarget = true;
         }
-        return false;
-      });
+        if (nonReciprocal && badTarget) return { nonReciprocal, badTarget };
+      }
     }
     return { nonReciprocal, badTarget };
   }
 
-  /** Node records and edges held (for memory figures). */
-  size(): { nodes: number; edges: number } {
-    return { nodes: this.nodeCount, edges: this.edges };
+  /** Edges, runs and ids held (for memory figures). */
+  size(): { edges: number; runs: number; ids: number } {
+    return { edges: this.edges, runs: this.runs, ids: this.idCount };
   }
 
   /** Bytes held by the typed arrays. */
   allocatedBytes(): number {
-    return [
-      this.nodeSlots, this.nodeHash, this.nodeId, this.outStart,
-      this.edgeSource, this.edgeTarget, this.byTarget, this.tailSlots,
-    ].reduce((n, a) => n + a.byteLength, 0);
+    return [this.edgeTarget, this.runStart, this.runSource, this.idSlots, this.idHash, this.idValue]
+      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes());
   }
 
-  // ------------------------------------------------------------ nodes
+  // ------------------------------------------------------------ edges and runs
 
-  /** The node of a hash, or -1. */
-  private find(hash: number): number {
-    for (let slot = hashSlot(hash, this.nodeMask); ; slot = (slot + 1) & this.nodeMask) {
-      const v = this.nodeSlots[slot]!;
-      if (v === 0) return -1;
-      if (this.nodeHash[v - 1] === hash) return v - 1;
-    }
-  }
-
-  /** The node of a source, made on its first listing; its id as the former graph had it. */
-  private nodeOf(hash: number, id: number): number {
-    const n = this.find(hash);
-    if (n >= 0) {
-      if (this.nodeId[n]! < 0 && id >= 0) this.nodeId[n] = id;
-      return n;
-    }
-    // A URL already named got its id (then unknown) when first named: only a given id replaces it.
-    return this.newNode(hash, id >= 0 ? id : this.isNamed(hash) ? -1 : this.idOf(hash));
-  }
-
-  private newNode(hash: number, id: number): number {
-    const node = this.nodeCount++;
-    this.nodeHash = ensureCapacity(this.nodeHash, node + 1);
-    this.nodeId = ensureCapacity(this.nodeId, node + 1);
-    this.outStart = ensureCapacity(this.outStart, node + 1);
-    this.nodeHash[node] = hash;
-    this.nodeId[node] = id;
-    this.outStart[node] = NO_RUN;
-    if (this.nodeCount > this.nodeSlots.length * MAX_LOAD) this.rehashNodes(this.nodeSlots.length * 2);
-    else this.placeNode(node);
-    return node;
-  }
-
-  private placeNode(node: number): void {
-    let slot = hashSlot(this.nodeHash[node]!, this.nodeMask);
-    while (this.nodeSlots[slot] !== 0) slot = (slot + 1) & this.nodeMask;
-    this.nodeSlots[slot] = node + 1;
-  }
-
-  private rehashNodes(size: number): void {
-    this.nodeSlots = new Int32Array(size);
-    this.nodeMask = size - 1;
-    for (let n = 0; n < this.nodeCount; n++) this.placeNode(n);
-  }
-
-  // ------------------------------------------------------------ out: runs of the edge log
-
-  /** Calls `fn` with the first edge of each run of node `s` until it returns true. */
-  private forEachRun(s: number, fn: (start: number) => boolean): void {
-    if (fn(this.outStart[s]!)) return;
-    const more = this.moreRuns.get(s);
-    if (more) for (const start of more) if (fn(start)) return;
-  }
-
-  /** Whether node `s` names the hash `t`. */
-  private names(s: number, t: number): boolean {
-    if (this.outStart[s] === NO_RUN) return false;
-    let found = false;
-    this.forEachRun(s, (start) => {
-      for (let e = start; e < this.edges && this.edgeSource[e] === s; e++) {
-        if (this.edgeTarget[e] === t) return (found = true);
-      }
-      return false;
-    });
-    return found;
-  }
-
-  /** Appends "node `s` names `t`" (not yet recorded) to the log and the tail index. */
-  private addEdge(s: number, t: number): void {
+  /** Appends "source `id` names `t`" (not yet recorded); `own` (the source's runs) gets a new run if one starts. */
+  private addEdge(id: number, t: number, own: number[]): void {
     const e = this.edges;
-    if (this.outStart[s] === NO_RUN) this.outStart[s] = e;
-    else if (e === 0 || this.edgeSource[e - 1] !== s) {
-      const more = this.moreRuns.get(s);
-      if (more) more.push(e);
-      else this.moreRuns.set(s, [e]);
+    if (this.runs === 0 || this.runSource[this.runs - 1] !== id) {
+      const r = this.runs++;
+      this.runStart = ensureCapacity(this.runStart, r + 1);
+      this.runSource = ensureCapacity(this.runSource, r + 1);
+      this.runStart[r] = e;
+      this.runSource[r] = id;
+      this.bySource.add(r);
+      own.push(r);
     }
-    this.edgeSource = ensureCapacity(this.edgeSource, e + 1);
     this.edgeTarget = ensureCapacity(this.edgeTarget, e + 1);
-    this.edgeSource[e] = s;
     this.edgeTarget[e] = t;
     this.edges++;
-    if ((this.edges - this.sorted) * 2 > this.tailSlots.length) this.mergeTail();
-    else this.placeTail(e);
+    this.byTarget.add(e);
   }
 
-  // ------------------------------------------------------------ in: edges by target
-
-  /** Whether some source names `hash`. */
-  private isNamed(hash: number): boolean {
-    const i = this.firstSorted(hash);
-    if (i < this.sorted && this.edgeTarget[this.byTarget[i]!] === hash) return true;
-    const mask = this.tailSlots.length - 1;
-    for (let slot = hashSlot(hash, mask); ; slot = (slot + 1) & mask) {
-      const v = this.tailSlots[slot]!;
-      if (v === 0) return false;
-      if (this.edgeTarget[v - 1] === hash) return true;
+  /** Whether the runs name the hash `t`. */
+  private runsName(runs: readonly number[], t: number): boolean {
+    for (const r of runs) {
+      const end = this.runEnd(r);
+      for (let e = this.runStart[r]!; e < end; e++) if (this.edgeTarget[e] === t) return true;
     }
+    return false;
   }
 
-  /** The edges naming `hash`, in the order they came. */
-  private edgesNaming(hash: number): number[] {
-    const out: number[] = [];
-    for (let i = this.firstSorted(hash); i < this.sorted; i++) {
-      const e = this.byTarget[i]!;
-      if (this.edgeTarget[e] !== hash) break;
-      out.push(e);
-    }
-    const from = out.length;
-    const mask = this.tailSlots.length - 1;
-    for (let slot = hashSlot(hash, mask); ; slot = (slot + 1) & mask) {
-      const v = this.tailSlots[slot]!;
-      if (v === 0) break;
-      if (this.edgeTarget[v - 1] === hash) out.push(v - 1);
-    }
-    // Tail edges are all newer than sorted ones; probing found them in table order.
-    if (out.length - from > 1) {
-      const tail = out.splice(from).sort((a, b) => a - b);
-      out.push(...tail);
-    }
-    return out;
+  private runEnd(r: number): number {
+    return r + 1 < this.runs ? this.runStart[r + 1]! : this.edges;
   }
 
-  /** Position in `byTarget` of the first sorted edge naming `hash` or a larger hash (`sorted` when none). */
-  private firstSorted(hash: number): number {
+  /** The run holding edge `e` (run starts increase along the log). */
+  private runOfEdge(e: number): number {
     let lo = 0;
-    let hi = this.sorted;
+    let hi = this.runs - 1;
     while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.edgeTarget[this.byTarget[mid]!]! < hash) lo = mid + 1;
-      else hi = mid;
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.runStart[mid]! <= e) lo = mid;
+      else hi = mid - 1;
     }
     return lo;
   }
 
-  private placeTail(e: number): void {
-    const mask = this.tailSlots.length - 1;
-    let slot = hashSlot(this.edgeTarget[e]!, mask);
-    while (this.tailSlots[slot] !== 0) slot = (slot + 1) & mask;
-    this.tailSlots[slot] = e + 1;
+  // ------------------------------------------------------------ ids of named URLs
+
+  /** The id known for a named hash, or -1. */
+  private idOfHash(hash: number): number {
+    for (let slot = hashSlot(hash, this.idMask); ; slot = (slot + 1) & this.idMask) {
+      const v = this.idSlots[slot]!;
+      if (v === 0) return -1;
+      if (this.idHash[v - 1] === hash) return this.idValue[v - 1]!;
+    }
   }
 
-  /** Sorts the unsorted edges and merges them into `byTarget` from the back (in place, stable). */
-  private mergeTail(): void {
-    const target = this.edgeTarget;
-    const tail = new Int32Array(this.edges - this.sorted);
-    for (let i = 0; i < tail.length; i++) tail[i] = this.sorted + i;
-    tail.sort((a, b) => target[a]! - target[b]! || a - b);
-    this.byTarget = ensureCapacity(this.byTarget, this.edges);
-    const by = this.byTarget;
-    let i = this.sorted - 1;
-    let j = tail.length - 1;
-    for (let k = this.edges - 1; j >= 0; k--) {
-      // Equal targets: the tail edge is newer, so it goes last.
-      if (i >= 0 && target[by[i]!]! > target[tail[j]!]!) by[k] = by[i--]!;
-      else by[k] = tail[j--]!;
-    }
-    this.sorted = this.edges;
-    let size = MIN_TAIL_SLOTS;
-    while (size < (this.sorted * 2) / TAIL_SHARE) size *= 2;
-    if (size !== this.tailSlots.length) this.tailSlots = new Int32Array(size);
-    else this.tailSlots.fill(0);
+  /** Records the id of a hash that has none yet. */
+  private learnId(hash: number, id: number): void {
+    const n = this.idCount++;
+    this.idHash = ensureCapacity(this.idHash, n + 1);
+    this.idValue = ensureCapacity(this.idValue, n + 1);
+    this.idHash[n] = hash;
+    this.idValue[n] = id;
+    if (this.idCount > this.idSlots.length * MAX_LOAD) {
+      this.idSlots = new Int32Array(this.idSlots.length * 2);
+      this.idMask = this.idSlots.length - 1;
+      for (let k = 0; k < this.idCount; k++) this.placeId(k);
+    } else this.placeId(n);
+  }
+
+  private placeId(n: number): void {
+    let slot = hashSlot(this.idHash[n]!, this.idMask);
+    while (this.idSlots[slot] !== 0) slot = (slot + 1) & this.idMask;
+    this.idSlots[slot] = n + 1;
   }
 }
 
 const NONE: readonly number[] = [];
 
-/** Table slot of a 52-bit hash: its two halves mixed. */
+/** Table slot of a 52-bit hash (or an id): its two halves mixed. */
 function hashSlot(hash: number, mask: number): number {
   const lo = hash % 0x1_0000_0000;
   const hi = (hash - lo) / 0x1_0000_0000;
