@@ -1,6 +1,6 @@
 /**
  * Domain types shared by the engine, the service, main and the renderer.
- * Types plus one or two tiny constructors; no dependencies.
+ * Types, the default crawl settings and a tiny constructor; no dependencies.
  */
 
 /** How a URL entered the frontier. */
@@ -168,6 +168,32 @@ export interface CrawlSettings {
   retries: number;
   maxBodyBytes: number;
 }
+
+/** The user agent new crawls announce unless the analyst sets another. */
+export const DEFAULT_USER_AGENT = 'Spinneret/0.1 (+https://github.com/spinneret)';
+
+/** Built-in defaults for new crawls; the analyst's saved defaults override them. */
+export const DEFAULT_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
+  startUrl: '',
+  sitemapUrls: [],
+  useSitemaps: true,
+  fetchPages: true,
+  followLinks: true,
+  respectRobots: true,
+  scope: 'host',
+  include: [],
+  exclude: [],
+  maxDepth: null,
+  maxUrls: null,
+  concurrency: 8,
+  perHostConcurrency: 4,
+  delayMs: 0,
+  userAgent: DEFAULT_USER_AGENT,
+  timeoutMs: 15_000,
+  connectTimeoutMs: 5_000,
+  retries: 2,
+  maxBodyBytes: 10 * 1024 * 1024,
+});
 
 export type CrawlStatus = 'created' | 'running' | 'paused' | 'finished' | 'failed';
 

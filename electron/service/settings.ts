@@ -3,34 +3,14 @@
  * ServiceError BAD_SETTINGS whose message names the field, so a form can point at it.
  */
 import { z } from 'zod';
-import type { CrawlSettings } from '../../shared/model.js';
+import { DEFAULT_SETTINGS, DEFAULT_USER_AGENT, type CrawlSettings } from '../../shared/model.js';
 import { ServiceError } from './errors.js';
 
 /** The user agent new crawls announce unless the analyst sets another. */
-export const DEFAULT_USER_AGENT = 'Spinneret/0.1 (+https://github.com/spinneret)';
+export { DEFAULT_USER_AGENT };
 
 /** Built-in defaults; the saved defaults (setDefaults) override them. */
-export const BUILTIN_DEFAULTS: Readonly<CrawlSettings> = Object.freeze({
-  startUrl: '',
-  sitemapUrls: [],
-  useSitemaps: true,
-  fetchPages: true,
-  followLinks: true,
-  respectRobots: true,
-  scope: 'host',
-  include: [],
-  exclude: [],
-  maxDepth: null,
-  maxUrls: null,
-  concurrency: 8,
-  perHostConcurrency: 4,
-  delayMs: 0,
-  userAgent: DEFAULT_USER_AGENT,
-  timeoutMs: 15_000,
-  connectTimeoutMs: 5_000,
-  retries: 2,
-  maxBodyBytes: 10 * 1024 * 1024,
-});
+export const BUILTIN_DEFAULTS: Readonly<CrawlSettings> = DEFAULT_SETTINGS;
 
 const httpUrl = (what: string) =>
   z

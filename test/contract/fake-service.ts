@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
 import {
+  DEFAULT_SETTINGS,
   emptyCounters,
   type CrawlSettings,
   type CrawlSummary,
@@ -22,23 +23,11 @@ class CodedError extends Error {
 }
 
 const DEFAULTS: CrawlSettings = {
-  startUrl: '',
-  sitemapUrls: [],
-  useSitemaps: true,
-  fetchPages: true,
-  followLinks: true,
-  respectRobots: true,
-  scope: 'host',
-  include: [],
-  exclude: [],
-  maxDepth: null,
-  maxUrls: null,
+  ...DEFAULT_SETTINGS,
   concurrency: 4,
   perHostConcurrency: 2,
-  delayMs: 0,
   userAgent: 'Spinneret-test',
   timeoutMs: 10_000,
-  connectTimeoutMs: 5_000,
   retries: 1,
   maxBodyBytes: 1 << 20,
 };

@@ -10,27 +10,13 @@ import {
   suggestName,
   validateForm,
 } from '../../renderer/src/logic/validation.js';
-import type { CrawlSettings } from '../../shared/model.js';
+import { DEFAULT_SETTINGS, type CrawlSettings } from '../../shared/model.js';
 
 const defaults: CrawlSettings = {
-  startUrl: '',
-  sitemapUrls: [],
-  useSitemaps: true,
-  fetchPages: true,
-  followLinks: true,
-  respectRobots: true,
-  scope: 'host',
-  include: [],
-  exclude: [],
-  maxDepth: null,
-  maxUrls: null,
-  concurrency: 8,
-  perHostConcurrency: 4,
-  delayMs: 0,
+  ...DEFAULT_SETTINGS,
   userAgent: 'Spinneret/0.1',
   timeoutMs: 30000,
   connectTimeoutMs: 10000,
-  retries: 2,
   maxBodyBytes: 1 << 20,
 };
 

@@ -15,30 +15,10 @@ import type {
   UrlQuery,
   UrlRow,
 } from '../../../shared/model.js';
-import { emptyCounters } from '../../../shared/model.js';
+import { DEFAULT_SETTINGS, emptyCounters } from '../../../shared/model.js';
 import type { EventName, SpinneretApi } from './types.js';
 
-const DEFAULTS: CrawlSettings = {
-  startUrl: '',
-  sitemapUrls: [],
-  useSitemaps: true,
-  fetchPages: true,
-  followLinks: true,
-  respectRobots: true,
-  scope: 'host',
-  include: [],
-  exclude: [],
-  maxDepth: null,
-  maxUrls: null,
-  concurrency: 8,
-  perHostConcurrency: 4,
-  delayMs: 0,
-  userAgent: 'Spinneret/0.1 (+https://github.com/spinneret)',
-  timeoutMs: 30000,
-  connectTimeoutMs: 10000,
-  retries: 2,
-  maxBodyBytes: 10 * 1024 * 1024,
-};
+const DEFAULTS: CrawlSettings = { ...DEFAULT_SETTINGS };
 
 interface SimCrawl {
   summary: CrawlSummary;
