@@ -408,6 +408,7 @@ export class Crawler {
   // ---------------------------------------------------------------- handling
 
   private async handle(req: Request): Promise<void> {
+    this.hooks.onFetching?.(req);
     try {
       if (!(await this.isAllowed(req.url))) {
         this.finish(req, 'blocked', { blockedByRobots: true });

@@ -204,6 +204,8 @@ export interface CrawlerHooks {
   onAdmitted?(request: Request, state: 'queued' | 'listed'): void;
   /** An already-known URL was found again: the discovery is recorded, nothing is scheduled. */
   onDuplicate?(id: number, discovery: Discovery, init: RequestInit): void;
+  /** A URL is being fetched now (its result follows through onResult); not journalled: in flight only. */
+  onFetching?(request: Request): void;
   /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. */
   onResult?(request: Request, state: 'done' | 'error' | 'blocked', result: import('../../shared/model.js').UrlResult): void;
   /** A sitemap-tree node was added or changed (the whole node, latest wins). */

@@ -255,6 +255,7 @@ export class CrawlRuntime {
         outcome = 'failed';
         this.crawlError = toCrawlError(err, 'CRAWL_FAILED');
       }
+      this.data.store.inFlight.clear(); // whatever was in flight has ended or will be fetched again
       clearInterval(this.flushTimer!);
       this.flushTimer = null;
       if (this.immediate) clearImmediate(this.immediate);
@@ -540,6 +541,10 @@ export class CrawlRuntime {
       if (ref >= 0) this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod);
       if (this.data.auditLive) this.data.audit.discovered(id, d, entry);
       this.noted(d.source === 'sitemap' || d.source === 'start');
+    },
+
+    onFetching: (req: Request) => {
+      this.data.store.inFlight.add(req.id);
     },
 
     onResult: (req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult) => {

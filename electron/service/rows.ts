@@ -66,7 +66,7 @@ export class Rows {
     const row: UrlRow = {
       id,
       url: req.url,
-      state: STATE_NAMES[store.state[id]!]!,
+      state: store.inFlight.has(id) ? 'fetching' : STATE_NAMES[store.state[id]!]!,
       source: req.source,
       depth: req.depth,
       inSitemaps: store.sitemapsOf(id).map((ref) => froms.text(ref) ?? ''),

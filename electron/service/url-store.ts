@@ -17,7 +17,7 @@ export const ST_ERROR = 2;
 export const ST_BLOCKED = 3;
 export const ST_LISTED = 4;
 
-/** UrlState per state code. ('fetching' is not tracked per URL: the crawler reports only a count.) */
+/** UrlState per state code. 'fetching' is not a code: a queued URL in `inFlight` shows as fetching. */
 export const STATE_NAMES: readonly UrlState[] = ['queued', 'done', 'error', 'blocked', 'listed'];
 
 /** State code for a result state. */
@@ -41,6 +41,8 @@ export class UrlStore {
   /** Bumped on every change: views cached against an older version are stale. */
   version = 0;
   state = new Uint8Array(0);
+  /** Queued URLs being fetched right now (at most the concurrency; never persisted: a resume fetches them again). */
+  readonly inFlight = new Set<number>();
   source = new Uint8Array(0);
   depth = new Uint16Array(0);
   /** HTTP status; 0 = none. */
@@ -109,6 +111,7 @@ export class UrlStore {
   /** Records a URL's result (latest wins). */
   result(id: number, stateCode: number, status: number | undefined, title: string | undefined, offset: number): void {
     setOffset(this.resultLo, this.resultHi, id, offset);
+    this.inFlight.delete(id);
     const prev = this.state[id]!;
     this.tally(prev, this.status[id]!, -1);
     this.state[id] = stateCode;

@@ -105,7 +105,9 @@ export class UrlViews {
     const tests: ((id: number) => boolean)[] = [];
     if (f.states) {
       const want = new Set(f.states.map((x: UrlState) => STATE_NAMES.indexOf(x)).filter((c) => c >= 0));
-      tests.push((id) => want.has(s.state[id]!));
+      const fetching = f.states.includes('fetching');
+      // A URL in flight shows as fetching, so it matches 'fetching' and not 'queued'.
+      tests.push((id) => (s.inFlight.has(id) ? fetching : want.has(s.state[id]!)));
     }
     if (f.sources) {
       const want = new Set(f.sources.map((x) => SOURCES.indexOf(x)));

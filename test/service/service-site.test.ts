@@ -138,3 +138,33 @@ test('pause → quit → reopen → resume ends with the URLs and CSV rows of an
     await site.close();
   }
 });
+
+test('the URL table shows the requests in flight as fetching, and only while they are', async () => {
+  const site = await startTestSite({ scenario: 'large', pages: 120, sitemapUrls: 60, perSitemap: 30, pageDelayMs: 150 });
+  const service = createCrawlService({ stateDir: tempDir() });
+  try {
+    const c = service.create({ settings: settings(site, { concurrency: 3, perHostConcurrency: 3 }) });
+    const end = settled(service, c.id);
+    await service.start(c.id);
+    let seen = 0;
+    for (let i = 0; i < 200 && seen === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      const page = service.queryUrls(c.id, { offset: 0, limit: 50, states: ['fetching'] });
+      seen = page.total;
+      if (seen > 0) {
+        assert.ok(page.total <= 3, `at most the concurrency in flight, got ${page.total}`);
+        assert.ok(page.rows.every((r) => r.state === 'fetching'));
+        const fetchingIds = new Set(page.rows.map((r) => r.id));
+        const queued = service.queryUrls(c.id, { offset: 0, limit: 10_000, states: ['queued'] });
+        assert.ok(queued.rows.every((r) => !fetchingIds.has(r.id)), 'a URL in flight is not listed as queued');
+      }
+    }
+    assert.ok(seen > 0, 'some request was seen in flight');
+    const s = await end;
+    assert.equal(s.status, 'finished');
+    assert.equal(service.queryUrls(c.id, { offset: 0, limit: 10, states: ['fetching'] }).total, 0);
+  } finally {
+    await service.close();
+    await site.close();
+  }
+});
