@@ -2,7 +2,6 @@
  * The crawler: seeds the frontier (start URL, robots.txt sitemaps or default locations, explicit sitemaps),
  * then fetches requests with bounded concurrency and routes each response by what it is.
  */
-import { Readable } from 'node:stream';
 import type {
   CrawlLogEntry,
   CrawlSettings,
@@ -315,8 +314,8 @@ export class Crawler {
         continue;
       }
       if (res.status >= 200 && res.status < 300) {
-        const buffered = await bufferResponse(res, this.settings.maxBodyBytes * 10);
-        this.list.addSitemap(res.finalUrl, { parentId: robotsNodeId, response: buffered });
+        // Handed over as is: the list spools the body to disk at once (never held in memory).
+        this.list.addSitemap(res.finalUrl, { parentId: robotsNodeId, response: res });
         this.log('info', 'DEFAULT_SITEMAP_FOUND', `robots.txt lists no sitemap; found one at ${res.finalUrl}.`, url);
       } else {
         res.body.destroy();
@@ -474,15 +473,11 @@ export class Crawler {
 
     const { kind, body } = await classifyBody(res.body, contentType);
     if (kind === 'sitemap' && this.settings.useSitemaps) {
-      // XML reached by any link is a sitemap or feed: buffered (bounded by maxBodyBytes) and handed to the list.
-      const buf = await readBody(body, this.settings.maxBodyBytes);
-      base.bytes = buf.length;
+      // XML reached by any link is a sitemap or feed: handed to the list, which spools it to disk at once
+      // and reads it as one (its size and counts are on its tree node).
       base.durationMs = res.elapsedMs();
       this.finish(req, 'done', base);
-      this.list.addSitemap(res.finalUrl, {
-        parentId: null,
-        response: { ...res, body: Readable.from([buf]) },
-      });
+      this.list.addSitemap(res.finalUrl, { parentId: null, response: { ...res, body } });
       return;
     }
     if (kind !== 'html') {
@@ -578,10 +573,4 @@ function asEngineError(err: unknown, fallback: string): EngineError {
   if (err instanceof EngineError) return err;
   const e = err as { code?: string; message?: string };
   return new EngineError(typeof e?.code === 'string' ? e.code : fallback, e?.message ?? String(err), { cause: err });
-}
-
-/** Reads a whole (small) response into memory so it can be handed on without holding its socket. */
-async function bufferResponse(res: FetchResponse, maxBytes: number): Promise<FetchResponse> {
-  const buf = await readBody(res.body, maxBytes);
-  return { ...res, body: Readable.from([buf]) };
 }

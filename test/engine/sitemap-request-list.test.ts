@@ -407,6 +407,28 @@ test('addSitemap reuses a response already fetched, and ignores a known sitemap'
   }
 });
 
+test('a handed-in response is drained to its spool at once, before the list is asked for anything', async () => {
+  const big = urlset(Array.from({ length: 3000 }, (_, i) => `/p/${i}`));
+  const server = await serve({ '/feed.xml': { body: big }, '/s.xml': { body: urlset(['/s']) } });
+  try {
+    const o = server.origin;
+    const res = await fetcher().fetch(`${o}/feed.xml`);
+    const { list } = makeList(server, ['/s.xml']);
+    list.addSitemap(`${o}/feed.xml`, { response: res });
+    // Nobody reads the list yet: the body must still be consumed (its socket is never left waiting).
+    await new Promise<void>((resolve, reject) => {
+      res.body.once('end', resolve);
+      res.body.once('error', reject);
+      res.body.once('close', resolve);
+    });
+    assert.equal(res.body.readableEnded || res.body.destroyed, true);
+    const out = await drain(list);
+    assert.equal(paths(out, o).filter((p) => p.startsWith('/p/')).length, 3000);
+  } finally {
+    await server.close();
+  }
+});
+
 test('state can be taken at any time and a list rebuilt from it mid-way yields every entry once', async () => {
   const server = await serve({
     '/index.xml': { body: index([{ path: '/a.xml' }, { path: '/b.xml' }]) },

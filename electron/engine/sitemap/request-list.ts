@@ -94,6 +94,8 @@ export interface SitemapRequestListState {
 interface Queued extends PendingSitemap {
   /** A response already fetched by someone else (not persisted: refetched on resume). */
   response?: FetchResponse;
+  /** Its body, drained to a spool file from the moment it was handed in, so its socket never waits. */
+  spool?: Promise<BodySpool>;
   /** Items to skip: consumed before a resume. */
   skip?: number;
 }
@@ -222,7 +224,12 @@ export class SitemapRequestList {
     }
     this.emit(node);
     const item: Queued = { id, url, parentId, ...(o.lastmod ? { lastmod: o.lastmod } : {}), ...(o.scope ? { scope: o.scope } : {}) };
-    if (o.response) this.front.push({ ...item, response: o.response });
+    if (o.response) {
+      const ok = o.response.status >= 200 && o.response.status < 300;
+      const spool = ok ? BodySpool.start(o.response.body, this.opts.spoolDir ?? tmpdir()) : undefined;
+      spool?.catch(() => undefined); // a failure is reported when the sitemap is opened
+      this.front.push({ ...item, response: o.response, ...(spool ? { spool } : {}) });
+    }
     else this.queue.push(item);
   }
 
@@ -421,6 +428,7 @@ export class SitemapRequestList {
     if (response.finalUrl && response.finalUrl !== item.url) node.finalUrl = response.finalUrl;
     if (response.status < 200 || response.status >= 300) {
       response.body.destroy();
+      void discardSpool(item);
       node.state = 'error';
       node.bytes = response.wireBytes();
       this.addProblem(node, httpProblem(response.status, item.url), false);
@@ -433,6 +441,7 @@ export class SitemapRequestList {
       if (known !== undefined && known !== item.id) {
         // Redirected to a sitemap already read or queued (often back to its parent): read it once.
         response.body.destroy();
+        void discardSpool(item);
         node.state = 'skipped';
         const cycle = this.isSelfOrAncestor(known, item.id);
         this.addProblem(node, {
@@ -450,7 +459,7 @@ export class SitemapRequestList {
 
     let spool: BodySpool;
     try {
-      spool = await BodySpool.start(response.body, this.opts.spoolDir ?? tmpdir());
+      spool = await (item.spool ?? BodySpool.start(response.body, this.opts.spoolDir ?? tmpdir()));
     } catch (err) {
       response.body.destroy();
       node.state = 'error';
@@ -584,6 +593,7 @@ export class SitemapRequestList {
     this.resumeAt = null;
     for (const q of rest) {
       q.response?.body.destroy();
+      void discardSpool(q);
       const node = this.tree.get(q.id);
       if (!node) continue;
       node.state = 'skipped';
@@ -698,6 +708,12 @@ function asProblem(err: unknown, fallback: string, url: string): Problem {
   const code = typeof e?.code === 'string' && e.code ? e.code : fallback;
   const message = typeof e?.message === 'string' && e.message ? e.message : String(err);
   return { code, message: message.includes(url) ? message : `${url}: ${message}` };
+}
+
+/** Closes and deletes the spool of a handed-in response that will not be read. */
+async function discardSpool(q: Queued): Promise<void> {
+  const spool = await q.spool?.catch(() => undefined);
+  await spool?.dispose();
 }
 
 /**
