@@ -3,7 +3,8 @@
 // reopen process, with everything they import) with esbuild into a temp folder, as the app's own
 // build bundles them, then runs it as plain JavaScript: tsx would add ~90 MB to the RSS measured.
 // Options go to bench/run.ts (see bench/args.ts); `--profile DIR` writes per-phase CPU profiles and a
-// heap snapshot at N URLs (summarise a profile with `node bench/profile-top.mjs FILE`).
+// heap snapshot at N URLs (summarise a profile with `node bench/profile-top.mjs FILE`). BENCH_NODE_FLAGS adds
+// Node flags to the measured process (e.g. BENCH_NODE_FLAGS=--trace-gc; NODE_OPTIONS refuses most V8 flags).
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +19,13 @@ const out = mkdtempSync(join(tmpdir(), 'spinneret-bench-build-'));
 try {
   await build({
     absWorkingDir: root,
-    entryPoints: { run: 'bench/run.ts', 'site-server': 'bench/site-server.ts', reopen: 'bench/reopen.ts' },
+    entryPoints: {
+      run: 'bench/run.ts',
+      'site-server': 'bench/site-server.ts',
+      reopen: 'bench/reopen.ts',
+      // loaded by the engine from beside run.mjs and reopen.mjs (worker-stream.ts)
+      'parse-worker': 'electron/engine/sitemap/parse-worker.ts',
+    },
     outdir: out,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -37,7 +44,7 @@ try {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ['--expose-gc', join(out, 'run.mjs'), ...args], { stdio: 'inherit' });
+const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--expose-gc', join(out, 'run.mjs'), ...args], { stdio: 'inherit' });
 const forward = (sig) => () => child.kill(sig);
 process.on('SIGINT', forward('SIGINT'));
 process.on('SIGTERM', forward('SIGTERM'));

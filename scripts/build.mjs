@@ -19,7 +19,12 @@ const only = onlyValue ? new Set(onlyValue.split(',')) : null;
 const outIndex = argv.indexOf('--outdir');
 const outDir = outIndex >= 0 ? argv[outIndex + 1] : 'dist';
 const out = (file) => join(outDir, 'electron', file);
-const wanted = (name) => (only ? only.has(name) : !(name === 'renderer' && argv.includes('--no-renderer')));
+const wanted = (name) =>
+  name === 'worker'
+    ? ['main', 'cli', 'web'].some((n) => wanted(n)) // whatever runs the engine needs its parse worker
+    : only
+      ? only.has(name)
+      : !(name === 'renderer' && argv.includes('--no-renderer'));
 
 // Bundled CJS dependencies may `require` Node built-ins; give ESM output a real `require`.
 const esmRequireBanner = {
@@ -63,6 +68,16 @@ const targets = {
     ...common,
     entryPoints: ['electron/cli.ts'],
     outfile: out('cli.js'),
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    banner: esmRequireBanner,
+  },
+  // The sitemap parse worker, loaded by main, cli and web from beside them (worker-stream.ts).
+  worker: {
+    ...common,
+    entryPoints: ['electron/engine/sitemap/parse-worker.ts'],
+    outfile: out('parse-worker.js'),
     platform: 'node',
     format: 'esm',
     target: 'node20',

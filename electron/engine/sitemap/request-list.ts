@@ -35,6 +35,7 @@ import {
 import { tryUniqueKey } from '../url.js';
 import { resolveLimits } from './limits.js';
 import { streamSitemap } from './stream.js';
+import { streamSitemapInWorker } from './worker-stream.js';
 
 export interface SitemapRequestListOptions {
   /** Root sitemaps (ignored when `state` is given: they are in it). */
@@ -62,6 +63,11 @@ export interface SitemapRequestListOptions {
   state?: SitemapRequestListState;
   /** Folder for the spool file of the sitemap being read (deleted when read). Default: the OS temp dir. */
   spoolDir?: string;
+  /**
+   * Parse sitemaps in a worker thread (default true): inflating and tokenizing run on another core
+   * and this thread only takes in finished entries. False parses on this thread (same results).
+   */
+  parseInWorker?: boolean;
 }
 
 /** A sitemap waiting to be read. */
@@ -467,7 +473,8 @@ export class SitemapRequestList {
       this.emit(node);
       return;
     }
-    const gen = streamSitemap(spool.read(), {
+    const stream = this.opts.parseInWorker === false ? streamSitemap : streamSitemapInWorker;
+    const gen = stream(spool.read(), {
       url: response.finalUrl || item.url,
       ...(item.scope ? { scopeUrl: item.scope } : {}),
       limits: this.opts.limits,

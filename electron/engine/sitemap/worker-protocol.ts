@@ -1,0 +1,36 @@
+/**
+ * Messages between the main thread and the sitemap parse worker (parse-worker.ts). One worker
+ * serves every sitemap being read in the process; each reading is a session with its own id.
+ *
+ * Flow: the main thread opens a session; the worker asks for raw body bytes one chunk at a time
+ * (`pull`) and answers with item batches as JSON text (cheaper for the main thread to take in than a
+ * structured clone of the same objects), at most AHEAD batches beyond the ones the main thread's
+ * consumer has taken (`ack`), so memory stays bounded whatever the pace of the frontier.
+ */
+import type { SitemapSummary } from '../types.js';
+import type { StreamSitemapOptions } from './stream.js';
+
+/** Batches the worker may post before the consumer takes one. */
+export const AHEAD = 8;
+
+export type ToWorker =
+  | { t: 'open'; id: number; opts: StreamSitemapOptions }
+  /** Raw body bytes (as received: gzip or plain), transferred. */
+  | { t: 'chunk'; id: number; data: Uint8Array }
+  | { t: 'end'; id: number }
+  /** The body failed after the bytes sent: the parser reports it as a fatal problem. */
+  | { t: 'fail'; id: number; message: string; code?: string }
+  /** The consumer took one batch. */
+  | { t: 'ack'; id: number }
+  /** The consumer stopped early: drop the session. */
+  | { t: 'close'; id: number };
+
+export type FromWorker =
+  /** The worker loaded and listens (id 0). */
+  | { t: 'ready'; id: 0 }
+  | { t: 'pull'; id: number }
+  /** One batch of SitemapItems, as JSON. */
+  | { t: 'items'; id: number; json: string }
+  | { t: 'done'; id: number; summary: SitemapSummary }
+  /** Parsing threw (a bug, or the worker ran out of memory): the session is over. */
+  | { t: 'crash'; id: number; message: string };

@@ -1,0 +1,268 @@
+/**
+ * streamSitemap run in a worker thread: same arguments, same batches, same summary, same handling
+ * of body failures and early stops (see stream.ts), but inflating, decoding, tokenizing and checking
+ * entries happen on another core, and the calling thread only reads raw chunks and takes in the
+ * finished items. One worker serves the whole process; it is started on first use and does not keep
+ * the process alive while idle.
+ *
+ * When the worker cannot run (its file is missing from a build, or it fails to start), sitemaps are
+ * parsed on the calling thread instead, as fast as before and with identical results, and a process
+ * warning says so once. A worker that dies mid-read ends that reading with an error (what was handed
+ * out stays); the next sitemap starts a new worker.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { SitemapItem, SitemapSummary } from '../types.js';
+import { streamSitemap, type StreamSitemapOptions } from './stream.js';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+
+type Message = Extract<FromWorker, { t: 'items' | 'done' | 'crash' }> | { t: 'lost'; message: string };
+
+/** The worker file, beside this module in the sources (.ts) and beside the bundle in a build (.js/.mjs). */
+export function parseWorkerUrl(base: string = import.meta.url): URL {
+  const ext = /\.(ts|mjs|cjs|js)$/.exec(new URL(base).pathname)?.[0] ?? '.js';
+  return new URL(`./parse-worker${ext}`, base);
+}
+
+/** Heap limits of the worker: it holds one sitemap's parse state and a few batches. */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 256 };
+
+/**
+ * How to start the worker: a built .js/.mjs file directly; a .ts source (tests, `npm run crawl`)
+ * through tsx, whose loader hooks are not inherited by worker threads.
+ */
+function workerScript(url: URL): [string | URL, WorkerOptions] {
+  const opts: WorkerOptions = { resourceLimits: RESOURCE_LIMITS, stdout: false, stderr: false };
+  if (!url.pathname.endsWith('.ts')) return [url, opts];
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
+  return [code, { ...opts, eval: true }];
+}
+
+class ParseWorker {
+  private readonly worker: Worker;
+  private readonly sessions = new Map<number, WorkerSession>();
+  private ready = false;
+  dead = false;
+
+  constructor(url: URL, private readonly onDead: (w: ParseWorker, beforeReady: boolean) => void) {
+    this.worker = new Worker(...workerScript(url));
+    this.worker.unref();
+    this.worker.on('message', (m: FromWorker) => {
+      if (m.t === 'ready') this.ready = true;
+      else this.sessions.get(m.id)?.receive(m);
+    });
+    this.worker.on('error', (err) => this.die(`the sitemap parser's worker thread failed: ${err.message}`));
+    this.worker.on('exit', (code) => this.die(`the sitemap parser's worker thread exited (code ${code})`));
+  }
+
+  open(session: WorkerSession, opts: StreamSitemapOptions): void {
+    this.sessions.set(session.id, session);
+    if (this.sessions.size === 1) this.worker.ref(); // a reading in progress keeps the process alive
+    this.post({ t: 'open', id: session.id, opts });
+  }
+
+  forget(id: number): void {
+    if (this.sessions.delete(id) && this.sessions.size === 0) this.worker.unref();
+  }
+
+  post(m: ToWorker, transfer?: ArrayBuffer[]): void {
+    if (!this.dead) this.worker.postMessage(m, transfer);
+  }
+
+  private die(message: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.onDead(this, !this.ready);
+    for (const s of [...this.sessions.values()]) s.lost(message, !this.ready);
+    this.sessions.clear();
+    void this.worker.terminate().catch(() => undefined);
+  }
+}
+
+let nextId = 1;
+
+/** Batches taken in a row before the consumer lets the event loop turn (a batch is a few ms of work). */
+const YIELD_EVERY = 2;
+
+/**
+ * Starts the worker on first use and again after one died; falls back to the calling thread for
+ * good when the worker cannot be started. The app uses one pool (streamSitemapInWorker).
+ */
+export class ParseWorkerPool {
+  private current: ParseWorker | null = null;
+  private unavailable: string | null = null;
+
+  constructor(private readonly url: URL = parseWorkerUrl()) {}
+
+  /** Why sitemaps are parsed on the calling thread, or null while the worker is in use (or untried). */
+  get fallbackReason(): string | null {
+    return this.unavailable;
+  }
+
+  /** streamSitemap (see stream.ts for the contract), run in the worker. */
+  async *stream(body: AsyncIterable<Buffer>, opts: StreamSitemapOptions): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
+    const w = this.worker();
+    if (w === null) return yield* streamSitemap(body, opts);
+    const session = new WorkerSession(w, body);
+    w.open(session, { ...opts });
+    try {
+      for (;;) {
+        const m = await session.next();
+        if (m.t === 'items') yield JSON.parse(m.json) as SitemapItem[];
+        else if (m.t === 'done') return m.summary;
+        else if (m.t === 'lost' && m.message === '') {
+          // The worker never started and never touched the body: read it here instead.
+          return yield* streamSitemap(body, opts);
+        } else {
+          throw Object.assign(new Error(`Reading the sitemap stopped: ${m.message}. The entries read before were kept.`), {
+            code: 'SITEMAP_WORKER_FAILED',
+          });
+        }
+      }
+    } finally {
+      await session.close();
+    }
+  }
+
+  private fallBack(reason: string): void {
+    if (this.unavailable !== null) return;
+    this.unavailable = reason;
+    process.emitWarning(`Sitemaps are parsed on the main thread (${reason}); results are the same, ingest is slower.`, {
+      code: 'SPINNERET_NO_PARSE_WORKER',
+    });
+  }
+
+  private worker(): ParseWorker | null {
+    if (this.unavailable !== null) return null;
+    if (this.current && !this.current.dead) return this.current;
+    const url = this.url;
+    if (url.protocol === 'file:' && !existsSync(fileURLToPath(url))) {
+      this.fallBack(`${fileURLToPath(url)} is missing`);
+      return null;
+    }
+    try {
+      this.current = new ParseWorker(url, (w, beforeReady) => {
+        if (this.current === w) this.current = null;
+        if (beforeReady) this.fallBack('its worker thread could not start');
+      });
+    } catch (err) {
+      this.fallBack(`its worker thread could not start: ${err instanceof Error ? err.message : String(err)}`);
+      return null;
+    }
+    return this.current;
+  }
+}
+
+/** One sitemap read in the worker: feeds it raw chunks on request, queues its batches for the consumer. */
+class WorkerSession {
+  readonly id = nextId++;
+  private readonly queue: Message[] = [];
+  private wake: (() => void) | null = null;
+  private readonly source: AsyncIterator<Buffer>;
+  /** True once the worker asked for bytes: from then on, the body belongs to the worker. */
+  started = false;
+  private sourceDone = false;
+  private sinceYield = 0;
+
+  constructor(
+    private readonly w: ParseWorker,
+    body: AsyncIterable<Buffer>,
+  ) {
+    this.source = body[Symbol.asyncIterator]();
+  }
+
+  receive(m: Exclude<FromWorker, { t: 'ready' }>): void {
+    if (m.t === 'pull') {
+      this.started = true;
+      void this.pull();
+      return;
+    }
+    this.queue.push(m);
+    this.signal();
+  }
+
+  lost(message: string, beforeReady: boolean): void {
+    this.queue.push({ t: 'lost', message: beforeReady && !this.started ? '' : message });
+    this.signal();
+  }
+
+  async next(): Promise<Message> {
+    for (;;) {
+      const m = this.queue.shift();
+      if (m !== undefined) {
+        if (m.t === 'items') {
+          // Node delivers a port's queued messages in one go, and the consumer runs in the
+          // microtasks of each: without a pause now and then, a worker that keeps up would keep
+          // this thread's timers and I/O waiting for as long as the sitemap lasts.
+          if (++this.sinceYield >= YIELD_EVERY) {
+            this.sinceYield = 0;
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+          this.w.post({ t: 'ack', id: this.id });
+        }
+        return m;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  /** The consumer stopped (or the reading ended): tell the worker, close the body if still open. */
+  async close(): Promise<void> {
+    this.w.post({ t: 'close', id: this.id });
+    this.w.forget(this.id);
+    if (!this.sourceDone) {
+      this.sourceDone = true;
+      await this.source.return?.();
+    }
+  }
+
+  private async pull(): Promise<void> {
+    if (this.sourceDone) return;
+    try {
+      const r = await this.source.next();
+      if (r.done) {
+        this.sourceDone = true;
+        this.w.post({ t: 'end', id: this.id });
+        return;
+      }
+      // A copy the worker can own: a Buffer may be a view into Node's shared pool.
+      const data = new Uint8Array(r.value);
+      this.w.post({ t: 'chunk', id: this.id, data }, [data.buffer]);
+    } catch (err) {
+      this.sourceDone = true;
+      const code = (err as { code?: unknown } | null)?.code;
+      this.w.post({
+        t: 'fail',
+        id: this.id,
+        message: err instanceof Error ? err.message : String(err),
+        ...(typeof code === 'string' ? { code } : {}),
+      });
+    }
+  }
+
+  private signal(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+}
+
+const shared = new ParseWorkerPool();
+
+/**
+ * streamSitemap in the process's parse worker (see stream.ts for the contract). Falls back to
+ * parsing on this thread when the worker is unavailable.
+ */
+export function streamSitemapInWorker(
+  body: AsyncIterable<Buffer>,
+  opts: StreamSitemapOptions,
+): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
+  return shared.stream(body, opts);
+}
+
+/** Why this process parses sitemaps on the main thread, or null. */
+export function parseWorkerUnavailable(): string | null {
+  return shared.fallbackReason;
+}

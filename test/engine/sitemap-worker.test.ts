@@ -1,0 +1,227 @@
+/**
+ * The parse worker (worker-stream.ts): the same results as parsing on this thread for every
+ * conformance sitemap, bounded read-ahead when the consumer is slow, several readings at once, and
+ * what happens when the worker is missing, cannot start, or dies mid-read.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createReadStream, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
+import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
+import { ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
+import { AHEAD } from '../../electron/engine/sitemap/worker-protocol.js';
+
+const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
+const WORKERS = new URL('../fixtures/workers/', import.meta.url);
+const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+
+function urlset(n: number): string {
+  let s = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} xmlns:xhtml="http://www.w3.org/1999/xhtml">\n`;
+  for (let i = 0; i < n; i++) {
+    s += `  <url><loc>http://127.0.0.1/p${i}?a=1&amp;b=${i % 7}</loc><lastmod>2024-01-0${(i % 9) + 1}</lastmod><priority>0.${i % 10}</priority>`;
+    if (i % 5 === 0) s += `<xhtml:link rel="alternate" hreflang="de" href="http://127.0.0.1/de/p${i}"/>`;
+    s += '</url>\n';
+  }
+  return s + '</urlset>\n';
+}
+
+function chunked(bytes: Buffer, size: number) {
+  const state = { pulled: 0, total: Math.ceil(bytes.length / size), closed: false };
+  async function* gen(): AsyncGenerator<Buffer> {
+    try {
+      for (let at = 0; at < bytes.length; at += size) {
+        state.pulled++;
+        yield bytes.subarray(at, at + size);
+      }
+    } finally {
+      state.closed = true;
+    }
+  }
+  return { iterable: gen(), state };
+}
+
+type Stream = (body: AsyncIterable<Buffer>, opts: { url: string; batchSize?: number }) => AsyncGenerator<SitemapItem[], SitemapSummary, void>;
+
+async function collect(stream: Stream, body: AsyncIterable<Buffer>, url: string, batchSize = 100) {
+  const it = stream(body, { url, batchSize });
+  const items: SitemapItem[] = [];
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return { items, summary: r.value };
+    items.push(...r.value);
+  }
+}
+
+/** What survives the trip to the worker and back: JSON (undefined members dropped). */
+function plain<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+test('the worker file sits beside the module in the sources and beside the bundle in a build', () => {
+  assert.equal(parseWorkerUrl('file:///app/electron/engine/sitemap/worker-stream.ts').pathname, '/app/electron/engine/sitemap/parse-worker.ts');
+  assert.equal(parseWorkerUrl('file:///app/dist/electron/main.js').pathname, '/app/dist/electron/parse-worker.js');
+  assert.equal(parseWorkerUrl('file:///tmp/bench/run.mjs').pathname, '/tmp/bench/parse-worker.mjs');
+});
+
+test('every conformance sitemap gives the same items and summary in the worker as on this thread', async () => {
+  const files = readdirSync(CONFORMANCE).filter((f) => !f.startsWith('.'));
+  assert.ok(files.length >= 8);
+  let compared = 0;
+  for (const name of files) {
+    const path = join(CONFORMANCE, name);
+    if (!/\.(xml|txt|gz)$/.test(name)) continue;
+    const url = `http://www.example.com/${name}`;
+    const here = await collect(streamSitemap, createReadStream(path, { highWaterMark: 512 }), url, 7);
+    const there = await collect(streamSitemapInWorker, createReadStream(path, { highWaterMark: 512 }), url, 7);
+    assert.deepEqual(there, plain(here), name);
+    compared++;
+  }
+  assert.ok(compared >= 8, `compared ${compared} files`);
+});
+
+test('a large gzipped urlset and a truncated one read the same in the worker', async () => {
+  const xml = Buffer.from(urlset(20_000));
+  const zipped = gzipSync(xml);
+  const url = 'http://127.0.0.1/sitemap.xml';
+  const here = await collect(streamSitemap, chunked(zipped, 4096).iterable, url, 256);
+  const there = await collect(streamSitemapInWorker, chunked(zipped, 4096).iterable, url, 256);
+  assert.equal(there.summary.urlCount, 20_000);
+  assert.deepEqual(there, plain(here));
+
+  const cut = zipped.subarray(0, Math.floor(zipped.length / 2));
+  const hereCut = await collect(streamSitemap, chunked(cut, 1000).iterable, url);
+  const thereCut = await collect(streamSitemapInWorker, chunked(cut, 1000).iterable, url);
+  assert.equal(thereCut.summary.fatal?.code, 'GZIP_ERROR');
+  assert.deepEqual(thereCut, plain(hereCut));
+});
+
+test('a slow consumer holds the worker back: it reads only a few chunks ahead', async () => {
+  const src = chunked(Buffer.from(urlset(20_000)), 1024);
+  const it = streamSitemapInWorker(src.iterable, { url: 'http://127.0.0.1/sitemap.xml', batchSize: 10 });
+  assert.equal((await it.next()).done, false);
+  await new Promise((r) => setTimeout(r, 300));
+  // AHEAD batches of 10 entries (about 150 bytes each) lie within a few 1 KiB chunks, not the whole body.
+  const bound = Math.ceil(((AHEAD + 2) * 10 * 200) / 1024) + 4;
+  assert.ok(src.state.pulled <= bound, `pulled ${src.state.pulled} of ${src.state.total} chunks (bound ${bound})`);
+  let n = 10;
+  for (;;) {
+    const r = await it.next();
+    if (r.done) {
+      assert.equal(r.value.urlCount, 20_000);
+      break;
+    }
+    n += r.value.length;
+  }
+  assert.equal(n, 20_000);
+  assert.ok(src.state.closed);
+});
+
+test('a slow consumer of a gzipped sitemap: the worker waits for it and then reads to the end', { timeout: 20_000 }, async () => {
+  // gunzip reads the body on its own while the batch loop waits for the consumer: both must wake.
+  const xml = Buffer.from(urlset(30_000));
+  const src = chunked(gzipSync(xml), 4096);
+  const it = streamSitemapInWorker(src.iterable, { url: 'http://127.0.0.1/sitemap.xml', batchSize: 64 });
+  let n = 0;
+  for (let i = 0; ; i++) {
+    const r = await it.next();
+    if (r.done) {
+      assert.equal(r.value.urlCount, 30_000);
+      break;
+    }
+    n += r.value.length;
+    if (i % 50 === 0) await new Promise((res) => setTimeout(res, 20));
+  }
+  assert.equal(n, 30_000);
+});
+
+test('two readings at once in the one worker keep their items apart', async () => {
+  const a = Buffer.from(urlset(3000));
+  const b = Buffer.from(urlset(2000).replaceAll('127.0.0.1/p', '127.0.0.1/q'));
+  const ia = streamSitemapInWorker(chunked(a, 2048).iterable, { url: 'http://127.0.0.1/a.xml', batchSize: 50 });
+  const ib = streamSitemapInWorker(chunked(b, 2048).iterable, { url: 'http://127.0.0.1/b.xml', batchSize: 50 });
+  const locs = { a: [] as string[], b: [] as string[] };
+  let doneA = false;
+  let doneB = false;
+  while (!doneA || !doneB) {
+    if (!doneA) {
+      const r = await ia.next();
+      if (r.done) doneA = true;
+      else for (const i of r.value) if (i.kind === 'url') locs.a.push(i.entry.loc);
+    }
+    if (!doneB) {
+      const r = await ib.next();
+      if (r.done) doneB = true;
+      else for (const i of r.value) if (i.kind === 'url') locs.b.push(i.entry.loc);
+    }
+  }
+  assert.equal(locs.a.length, 3000);
+  assert.equal(locs.b.length, 2000);
+  assert.ok(locs.a.every((l) => l.includes('127.0.0.1/p')));
+  assert.ok(locs.b.every((l) => l.includes('127.0.0.1/q')));
+});
+
+/** Runs `fn` and returns the process warnings with the given code that it emitted. */
+async function warningsDuring(code: string, fn: () => Promise<void>): Promise<Error[]> {
+  const seen: Error[] = [];
+  const on = (w: Error & { code?: string }) => w.code === code && seen.push(w);
+  process.on('warning', on);
+  try {
+    await fn();
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('warning', on);
+  }
+  return seen;
+}
+
+test('a missing worker file: sitemaps are parsed on this thread, with the same results and one warning', async () => {
+  const pool = new ParseWorkerPool(new URL('./no-such-worker.js', WORKERS));
+  const xml = Buffer.from(urlset(500));
+  const url = 'http://127.0.0.1/sitemap.xml';
+  const expected = await collect(streamSitemap, chunked(xml, 999).iterable, url);
+  let first: Awaited<ReturnType<typeof collect>> | undefined;
+  let second: Awaited<ReturnType<typeof collect>> | undefined;
+  const warnings = await warningsDuring('SPINNERET_NO_PARSE_WORKER', async () => {
+    first = await collect(pool.stream.bind(pool), chunked(xml, 999).iterable, url);
+    second = await collect(pool.stream.bind(pool), chunked(xml, 999).iterable, url);
+  });
+  assert.deepEqual(first, expected);
+  assert.deepEqual(second, expected);
+  assert.match(pool.fallbackReason ?? '', /no-such-worker\.js is missing/);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!.message, /parsed on the main thread/);
+});
+
+test('a worker that cannot start: the reading falls back to this thread without losing a byte', async () => {
+  const pool = new ParseWorkerPool(new URL('./throws-at-start.mjs', WORKERS));
+  const xml = Buffer.from(urlset(500));
+  const url = 'http://127.0.0.1/sitemap.xml';
+  const expected = await collect(streamSitemap, chunked(xml, 999).iterable, url);
+  let got: Awaited<ReturnType<typeof collect>> | undefined;
+  const warnings = await warningsDuring('SPINNERET_NO_PARSE_WORKER', async () => {
+    got = await collect(pool.stream.bind(pool), chunked(xml, 999).iterable, url);
+  });
+  assert.deepEqual(got, expected);
+  assert.match(pool.fallbackReason ?? '', /could not start/);
+  assert.equal(warnings.length, 1);
+});
+
+test('a worker that dies mid-read ends that reading with SITEMAP_WORKER_FAILED after the items it handed out', async () => {
+  const pool = new ParseWorkerPool(new URL('./dies-mid-read.mjs', WORKERS));
+  const src = chunked(Buffer.from(urlset(5000)), 1024);
+  const it = pool.stream(src.iterable, { url: 'http://127.0.0.1/sitemap.xml' });
+  const first = await it.next();
+  assert.equal(first.done, false);
+  assert.deepEqual(first.value, [{ kind: 'url', entry: { loc: 'http://127.0.0.1/first' } }]);
+  await assert.rejects(it.next(), (err: Error & { code?: string }) => {
+    assert.equal(err.code, 'SITEMAP_WORKER_FAILED');
+    assert.match(err.message, /exited \(code 3\)/);
+    assert.match(err.message, /entries read before were kept/);
+    return true;
+  });
+  assert.ok(src.state.closed, 'the body is closed');
+  assert.equal(pool.fallbackReason, null, 'a worker that ran is not given up on: the next reading starts a new one');
+});
