@@ -18,6 +18,8 @@ export interface BenchArgs {
   keep: boolean;
   /** Print only the JSON line. */
   jsonOnly: boolean;
+  /** Parse sitemaps on the engine's thread instead of the parse worker (SPINNERET_PARSE_WORKER=0), to compare. */
+  parseOnMain: boolean;
   /** Folder for per-phase CPU profiles and a heap snapshot at N URLs; null: none. */
   profile: string | null;
   /** Phases to run (ingest always runs); figures of the others are left out. For profiling one phase. */
@@ -28,7 +30,7 @@ export const PHASES = ['ingest', 'tokenizer', 'reopen', 'pages'] as const;
 export type Phase = (typeof PHASES)[number];
 
 const USAGE =
-  'Usage: npm run bench -- [--urls N] [--pages N] [--tail N] [--host NAME] [--concurrency N] [--keep] [--json-only] [--profile DIR] [--only ingest,tokenizer,reopen,pages]';
+  'Usage: npm run bench -- [--urls N] [--pages N] [--tail N] [--host NAME] [--concurrency N] [--keep] [--json-only] [--parse-on-main] [--profile DIR] [--only ingest,tokenizer,reopen,pages]';
 
 function whole(name: string, value: string | undefined, min: number): number {
   const n = Number(value?.replace(/_/g, ''));
@@ -38,7 +40,7 @@ function whole(name: string, value: string | undefined, min: number): number {
 
 /** Parses the options; throws with the usage line on a bad one. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  const a: BenchArgs = { urls: 1_000_000, pages: 20_000, tail: -1, host: 'localhost', concurrency: 32, keep: false, jsonOnly: false, profile: null, phases: new Set(PHASES) };
+  const a: BenchArgs = { urls: 1_000_000, pages: 20_000, tail: -1, host: 'localhost', concurrency: 32, keep: false, jsonOnly: false, parseOnMain: false, profile: null, phases: new Set(PHASES) };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
@@ -62,6 +64,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--keep':
         a.keep = true;
+        break;
+      case '--parse-on-main':
+        a.parseOnMain = true;
         break;
       case '--json-only':
         a.jsonOnly = true;

@@ -311,10 +311,12 @@ function rssAt(samples: RssSample[], urls: number): number {
 
 async function main(): Promise<void> {
   const args = parseBenchArgs(process.argv.slice(2));
+  // Read by the engine, here and in the reopen process (which inherits the environment).
+  if (args.parseOnMain) process.env.SPINNERET_PARSE_WORKER = '0';
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spinneret-bench-'));
   const ingestDir = path.join(tmp, 'ingest');
   const pagesDir = path.join(tmp, 'pages');
-  log(args, `Spinneret benchmark: ${args.urls.toLocaleString('en-US')} URLs, ${args.pages.toLocaleString('en-US')} pages, Node ${process.version}, ${os.cpus().length} CPUs; state in ${tmp}`);
+  log(args, `Spinneret benchmark: ${args.urls.toLocaleString('en-US')} URLs, ${args.pages.toLocaleString('en-US')} pages, Node ${process.version}, ${os.cpus().length} CPUs; sitemaps parsed ${args.parseOnMain ? 'on the engine thread' : 'in the parse worker'}; state in ${tmp}`);
 
   const site = await startSite(args);
   const { ready } = site;
@@ -369,6 +371,7 @@ async function main(): Promise<void> {
         figures: Object.fromEntries(FIGURE_KEYS.map((k) => [k, round(figures[k])])),
         pass,
         detail: {
+          parseWorker: !args.parseOnMain,
           sitemaps: ready.sitemaps.length,
           entries: ready.sitemaps.reduce((n, s) => n + s.entries, 0),
           duplicates: ready.duplicates,

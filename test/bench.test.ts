@@ -21,6 +21,8 @@ describe('npm run bench', () => {
     assert.equal(res.status, 0, `bench failed:\n${res.stderr}\n${res.stdout}`);
     // Pausing, closing and reopening the service leave no file open for the garbage collector to close.
     assert.doesNotMatch(res.stderr, /Closing file descriptor|DEP0137/);
+    // The compiled benchmark finds the sitemap parse worker beside it (no fallback to the engine thread).
+    assert.doesNotMatch(res.stderr, /SPINNERET_NO_PARSE_WORKER/);
     const lines = res.stdout.trim().split('\n');
     assert.equal(lines.length, 1, `--json-only prints one line, got:\n${res.stdout}`);
     const out = JSON.parse(lines[0]!) as {
@@ -28,7 +30,7 @@ describe('npm run bench', () => {
       pages: number;
       figures: Record<string, number>;
       pass: Record<string, boolean>;
-      detail: Record<string, number | string>;
+      detail: Record<string, number | string | boolean>;
     };
     assert.equal(out.urls, 20_000);
     assert.equal(out.pages, 500);
@@ -39,6 +41,7 @@ describe('npm run bench', () => {
     }
     const f = out.figures;
     const d = out.detail;
+    assert.equal(d.parseWorker, true);
     assert.ok(f.ingestUrlsPerSec! > 0);
     assert.ok(f.ingestShareOfTokenizer! > 0 && f.ingestShareOfTokenizer! < 5, `share ${f.ingestShareOfTokenizer}`);
     assert.ok(f.peakRssMB! > 20 && f.peakRssMB! < 4000, `peak RSS ${f.peakRssMB} MB`);
@@ -67,5 +70,7 @@ describe('npm run bench', () => {
     const a = parseBenchArgs(['--urls=2_000_000']);
     assert.equal(a.urls, 2_000_000);
     assert.equal(a.tail, 50_000);
+    assert.equal(a.parseOnMain, false);
+    assert.equal(parseBenchArgs(['--parse-on-main']).parseOnMain, true);
   });
 });
