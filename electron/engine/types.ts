@@ -151,7 +151,11 @@ export interface RobotsTxt {
 
 /** One thing a sitemap document yields. */
 export type SitemapItem =
-  | { kind: 'url'; entry: SitemapUrlEntry }
+  /**
+   * uniqueKey: the loc's uniqueKey when the parse worker computed it (null: the loc has none), so
+   * the frontier's thread need not canonicalise it again; absent when parsed on the engine's thread.
+   */
+  | { kind: 'url'; entry: SitemapUrlEntry; uniqueKey?: string | null }
   | { kind: 'sitemap'; loc: string; lastmod?: string }
   | { kind: 'problem'; problem: Problem };
 

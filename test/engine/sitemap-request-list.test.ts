@@ -112,6 +112,8 @@ test('reads an index and its urlsets (gzip file included) into RequestInits, bre
     const first = await list.fetchNext();
     assert.deepEqual(first, {
       url: `${o}/a1`,
+      // worked out by the parse worker, so the frontier's thread does not canonicalise it again
+      uniqueKey: `${o}/a1`,
       source: 'sitemap',
       depth: 0,
       discoveredFrom: `${o}/a.xml`,

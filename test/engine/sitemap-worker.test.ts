@@ -12,7 +12,8 @@ import { gzipSync } from 'node:zlib';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
 import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
 import { ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
-import { AHEAD } from '../../electron/engine/sitemap/worker-protocol.js';
+import { tryUniqueKey } from '../../electron/engine/url.js';
+import { AHEAD, packKey, unpackKey, type WireUrlItem } from '../../electron/engine/sitemap/worker-protocol.js';
 
 const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -45,14 +46,33 @@ function chunked(bytes: Buffer, size: number) {
 
 type Stream = (body: AsyncIterable<Buffer>, opts: { url: string; batchSize?: number }) => AsyncGenerator<SitemapItem[], SitemapSummary, void>;
 
+/**
+ * Items and summary of one reading. The worker also hands out each URL's uniqueKey: it is checked
+ * against tryUniqueKey and taken off, so the rest compares with what this thread reads.
+ */
 async function collect(stream: Stream, body: AsyncIterable<Buffer>, url: string, batchSize = 100) {
   const it = stream(body, { url, batchSize });
   const items: SitemapItem[] = [];
+  let keyed = 0;
   for (;;) {
     const r = await it.next();
-    if (r.done) return { items, summary: r.value };
-    items.push(...r.value);
+    if (r.done) return { items, summary: r.value, keyed };
+    for (const item of r.value) {
+      if (item.kind === 'url' && item.uniqueKey !== undefined) {
+        assert.equal(item.uniqueKey, tryUniqueKey(item.entry.loc), item.entry.loc);
+        delete item.uniqueKey;
+        keyed++;
+      }
+      items.push(item);
+    }
   }
+}
+
+/** The same, for readings on this thread and in the worker: equal items, and every URL keyed by the worker only. */
+function assertSame(there: Awaited<ReturnType<typeof collect>>, here: Awaited<ReturnType<typeof collect>>, what?: string): void {
+  assert.equal(here.keyed, 0, what);
+  assert.equal(there.keyed, there.items.filter((i) => i.kind === 'url').length, what);
+  assert.deepEqual({ ...there, keyed: 0 }, plain(here), what);
 }
 
 /** What survives the trip to the worker and back: JSON (undefined members dropped). */
@@ -76,7 +96,7 @@ test('every conformance sitemap gives the same items and summary in the worker a
     const url = `http://www.example.com/${name}`;
     const here = await collect(streamSitemap, createReadStream(path, { highWaterMark: 512 }), url, 7);
     const there = await collect(streamSitemapInWorker, createReadStream(path, { highWaterMark: 512 }), url, 7);
-    assert.deepEqual(there, plain(here), name);
+    assertSame(there, here, name);
     compared++;
   }
   assert.ok(compared >= 8, `compared ${compared} files`);
@@ -89,13 +109,13 @@ test('a large gzipped urlset and a truncated one read the same in the worker', a
   const here = await collect(streamSitemap, chunked(zipped, 4096).iterable, url, 256);
   const there = await collect(streamSitemapInWorker, chunked(zipped, 4096).iterable, url, 256);
   assert.equal(there.summary.urlCount, 20_000);
-  assert.deepEqual(there, plain(here));
+  assertSame(there, here);
 
   const cut = zipped.subarray(0, Math.floor(zipped.length / 2));
   const hereCut = await collect(streamSitemap, chunked(cut, 1000).iterable, url);
   const thereCut = await collect(streamSitemapInWorker, chunked(cut, 1000).iterable, url);
   assert.equal(thereCut.summary.fatal?.code, 'GZIP_ERROR');
-  assert.deepEqual(thereCut, plain(hereCut));
+  assertSame(thereCut, hereCut);
 });
 
 test('a slow consumer holds the worker back: it reads only a few chunks ahead', async () => {
@@ -224,4 +244,21 @@ test('a worker that dies mid-read ends that reading with SITEMAP_WORKER_FAILED a
   });
   assert.ok(src.state.closed, 'the body is closed');
   assert.equal(pool.fallbackReason, null, 'a worker that ran is not given up on: the next reading starts a new one');
+});
+
+test('the uniqueKey travels compactly: 1 for the loc itself, the key when it differs, 0 for none', () => {
+  const cases: [string, string | null, string | 0 | 1][] = [
+    ['http://127.0.0.1/a', 'http://127.0.0.1/a', 1],
+    ['HTTP://Example.COM:80/a#x', 'http://example.com/a', 'http://example.com/a'],
+    ['http://[bad', null, 0],
+  ];
+  for (const [loc, key, wire] of cases) {
+    const item: WireUrlItem = { kind: 'url', entry: { loc } };
+    packKey(item, key);
+    assert.equal(item.u, wire);
+    const back = JSON.parse(JSON.stringify(item)) as WireUrlItem;
+    unpackKey(back);
+    assert.equal(back.uniqueKey, key);
+    assert.equal('u' in back, false);
+  }
 });

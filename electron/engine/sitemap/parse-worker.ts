@@ -5,7 +5,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { streamSitemap } from './stream.js';
-import { AHEAD, type FromWorker, type ToWorker } from './worker-protocol.js';
+import { tryUniqueKey } from '../url.js';
+import { AHEAD, packKey, type FromWorker, type ToWorker, type WireUrlItem } from './worker-protocol.js';
 
 if (!parentPort) throw new Error('parse-worker.ts runs as a worker thread only.');
 const port = parentPort;
@@ -86,6 +87,8 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
         await gen.return(undefined as never);
         return;
       }
+      // The uniqueKey is worked out here too: canonicalising a URL costs the frontier's thread more than taking it in.
+      for (const item of r.value) if (item.kind === 'url') packKey(item as WireUrlItem, tryUniqueKey(item.entry.loc));
       post({ t: 'items', id: session.id, json: JSON.stringify(r.value) });
       r = await gen.next();
     }

@@ -29,8 +29,32 @@ export type FromWorker =
   /** The worker loaded and listens (id 0). */
   | { t: 'ready'; id: 0 }
   | { t: 'pull'; id: number }
-  /** One batch of SitemapItems, as JSON. */
+  /**
+   * One batch of SitemapItems, as JSON. Each URL item carries its uniqueKey in `u`, compactly:
+   * 1 when it is the loc itself (the usual case), the key when it differs, 0 when there is none.
+   */
   | { t: 'items'; id: number; json: string }
   | { t: 'done'; id: number; summary: SitemapSummary }
   /** Parsing threw (a bug, or the worker ran out of memory): the session is over. */
   | { t: 'crash'; id: number; message: string };
+
+/** A URL item on the wire: the key in `u` (see FromWorker 'items'). */
+export interface WireUrlItem {
+  kind: 'url';
+  entry: { loc: string };
+  u?: string | 0 | 1;
+  uniqueKey?: string | null;
+}
+
+/** Worker side: the uniqueKey of a URL item, written compactly. */
+export function packKey(item: WireUrlItem, key: string | null): void {
+  item.u = key === null ? 0 : key === item.entry.loc ? 1 : key;
+}
+
+/** Main side: turns `u` back into SitemapItem.uniqueKey. */
+export function unpackKey(item: WireUrlItem): void {
+  const u = item.u;
+  if (u === undefined) return;
+  item.uniqueKey = u === 1 ? item.entry.loc : u === 0 ? null : u;
+  delete item.u;
+}

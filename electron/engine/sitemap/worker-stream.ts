@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { SitemapItem, SitemapSummary } from '../types.js';
 import { streamSitemap, type StreamSitemapOptions } from './stream.js';
-import type { FromWorker, ToWorker } from './worker-protocol.js';
+import { unpackKey, type FromWorker, type ToWorker, type WireUrlItem } from './worker-protocol.js';
 
 type Message = Extract<FromWorker, { t: 'items' | 'done' | 'crash' }> | { t: 'lost'; message: string };
 
@@ -110,7 +110,11 @@ export class ParseWorkerPool {
     try {
       for (;;) {
         const m = await session.next();
-        if (m.t === 'items') yield JSON.parse(m.json) as SitemapItem[];
+        if (m.t === 'items') {
+          const items = JSON.parse(m.json) as SitemapItem[];
+          for (const item of items) if (item.kind === 'url') unpackKey(item as WireUrlItem);
+          yield items;
+        }
         else if (m.t === 'done') return m.summary;
         else if (m.t === 'lost' && m.message === '') {
           // The worker never started and never touched the body: read it here instead.
