@@ -111,11 +111,21 @@ test('a large gzipped urlset and a truncated one read the same in the worker', a
   assert.equal(there.summary.urlCount, 20_000);
   assertSame(there, here);
 
+  // Truncated: how much of the inflated tail is read before gunzip's error surfaces depends on timing,
+  // on either thread; what is kept must be the document's first entries, in order, then the error.
   const cut = zipped.subarray(0, Math.floor(zipped.length / 2));
-  const hereCut = await collect(streamSitemap, chunked(cut, 1000).iterable, url);
-  const thereCut = await collect(streamSitemapInWorker, chunked(cut, 1000).iterable, url);
-  assert.equal(thereCut.summary.fatal?.code, 'GZIP_ERROR');
-  assertSame(thereCut, hereCut);
+  const whole = plain(here.items.filter((i) => i.kind === 'url'));
+  for (const stream of [streamSitemap, streamSitemapInWorker] as Stream[]) {
+    const r = await collect(stream, chunked(cut, 1000).iterable, url);
+    assert.equal(r.summary.fatal?.code, 'GZIP_ERROR');
+    const entries = plain(r.items.filter((i) => i.kind === 'url'));
+    assert.ok(entries.length > 5_000 && entries.length < 20_000, `${entries.length} entries kept`);
+    // The entry open at the cut is kept with what was complete of it (its loc at least).
+    const n = entries.length;
+    assert.deepEqual(entries.slice(0, n - 1), whole.slice(0, n - 1));
+    assert.equal((entries[n - 1] as { entry: { loc: string } }).entry.loc, (whole[n - 1] as { entry: { loc: string } }).entry.loc);
+    assert.deepEqual(r.items.at(-1), { kind: 'problem', problem: r.summary.fatal });
+  }
 });
 
 test('a slow consumer holds the worker back: it reads only a few chunks ahead', async () => {
