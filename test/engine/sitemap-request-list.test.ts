@@ -146,6 +146,31 @@ test('reads an index and its urlsets (gzip file included) into RequestInits, bre
   }
 });
 
+test('parsed on this thread (parseInWorker false, or SPINNERET_PARSE_WORKER=0): the same entries, keys left to the frontier', async () => {
+  const server = await serve({
+    '/index.xml': { body: index([{ path: '/a.xml' }, { path: '/b.xml.gz' }]) },
+    '/a.xml': { body: urlset(['/a1', '/a2'], '2024-04-30') },
+    '/b.xml.gz': (o) => ({ type: 'application/octet-stream', body: gzipSync(urlset(['/b1']).replaceAll('{o}', o)) }),
+  });
+  const saved = process.env.SPINNERET_PARSE_WORKER;
+  try {
+    const inWorker = await drain(makeList(server, ['/index.xml']).list);
+    assert.ok(inWorker.every((r) => r.uniqueKey === r.url));
+    const expected = inWorker.map(({ uniqueKey: _key, ...rest }) => rest);
+    assert.equal(expected.length, 3);
+
+    assert.deepEqual(await drain(makeList(server, ['/index.xml'], { parseInWorker: false }).list), expected);
+    process.env.SPINNERET_PARSE_WORKER = '0';
+    assert.deepEqual(await drain(makeList(server, ['/index.xml']).list), expected);
+    // The option wins over the environment.
+    assert.deepEqual(await drain(makeList(server, ['/index.xml'], { parseInWorker: true }).list), inWorker);
+  } finally {
+    if (saved === undefined) delete process.env.SPINNERET_PARSE_WORKER;
+    else process.env.SPINNERET_PARSE_WORKER = saved;
+    await server.close();
+  }
+});
+
 test('emits each node as pending, fetching, then done', async () => {
   const server = await serve({ '/s.xml': { body: urlset(['/x']) } });
   try {

@@ -17,7 +17,11 @@ import type { SitemapItem, SitemapSummary } from '../types.js';
 import { streamSitemap, type StreamSitemapOptions } from './stream.js';
 import { unpackKey, type FromWorker, type ToWorker, type WireUrlItem } from './worker-protocol.js';
 
-type Message = Extract<FromWorker, { t: 'items' | 'done' | 'crash' }> | { t: 'lost'; message: string };
+/**
+ * What the consumer of a session is told: a worker message, or that the worker is gone: `lost`
+ * mid-read, or `unstarted` when it never started and never touched the body (read it here instead).
+ */
+type Message = Extract<FromWorker, { t: 'items' | 'done' | 'crash' }> | { t: 'lost'; message: string } | { t: 'unstarted' };
 
 /** The worker file, beside this module in the sources (.ts) and beside the bundle in a build (.js/.mjs). */
 export function parseWorkerUrl(base: string = import.meta.url): URL {
@@ -27,6 +31,11 @@ export function parseWorkerUrl(base: string = import.meta.url): URL {
 
 /** Heap limits of the worker: it holds one sitemap's parse state and a few batches. */
 const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 256 };
+
+/** Batches taken in a row before the consumer lets the event loop turn (a batch is a few ms of work). */
+const YIELD_EVERY = 2;
+
+let nextId = 1;
 
 /**
  * How to start the worker: a built .js/.mjs file directly; a .ts source (tests, `npm run crawl`)
@@ -81,11 +90,6 @@ class ParseWorker {
   }
 }
 
-let nextId = 1;
-
-/** Batches taken in a row before the consumer lets the event loop turn (a batch is a few ms of work). */
-const YIELD_EVERY = 2;
-
 /**
  * Starts the worker on first use and again after one died; falls back to the calling thread for
  * good when the worker cannot be started. The app uses one pool (streamSitemapInWorker).
@@ -114,10 +118,9 @@ export class ParseWorkerPool {
           const items = JSON.parse(m.json) as SitemapItem[];
           for (const item of items) if (item.kind === 'url') unpackKey(item as WireUrlItem);
           yield items;
-        }
-        else if (m.t === 'done') return m.summary;
-        else if (m.t === 'lost' && m.message === '') {
-          // The worker never started and never touched the body: read it here instead.
+        } else if (m.t === 'done') {
+          return m.summary;
+        } else if (m.t === 'unstarted') {
           return yield* streamSitemap(body, opts);
         } else {
           throw Object.assign(new Error(`Reading the sitemap stopped: ${m.message}. The entries read before were kept.`), {
@@ -166,7 +169,7 @@ class WorkerSession {
   private wake: (() => void) | null = null;
   private readonly source: AsyncIterator<Buffer>;
   /** True once the worker asked for bytes: from then on, the body belongs to the worker. */
-  started = false;
+  private started = false;
   private sourceDone = false;
   private sinceYield = 0;
 
@@ -188,7 +191,7 @@ class WorkerSession {
   }
 
   lost(message: string, beforeReady: boolean): void {
-    this.queue.push({ t: 'lost', message: beforeReady && !this.started ? '' : message });
+    this.queue.push(beforeReady && !this.started ? { t: 'unstarted' } : { t: 'lost', message });
     this.signal();
   }
 
@@ -264,9 +267,4 @@ export function streamSitemapInWorker(
   opts: StreamSitemapOptions,
 ): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
   return shared.stream(body, opts);
-}
-
-/** Why this process parses sitemaps on the main thread, or null. */
-export function parseWorkerUnavailable(): string | null {
-  return shared.fallbackReason;
 }
