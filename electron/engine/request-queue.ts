@@ -23,7 +23,7 @@ import type { RequestSource } from '../../shared/model.js';
 import { ByteArena } from './compact/byte-arena.js';
 import { IntRing } from './compact/int-ring.js';
 import { StringIndex } from './compact/string-index.js';
-import { ensureCapacity } from './compact/typed-growth.js';
+import { column, ensureCapacity } from './compact/typed-growth.js';
 import {
   EngineError,
   type AddRequestResult,
@@ -84,19 +84,19 @@ export class MemoryRequestQueue implements RequestQueue {
    */
   private urlOffsets: Uint32Array | null = null;
   private readonly urlSparse = new Map<number, number>();
-  private sources = new Uint8Array(0);
-  private states = new Uint8Array(0);
+  private sources = column(Uint8Array);
+  private states = column(Uint8Array);
   /** Depth, or DEEP to look in `deepDepths`. */
-  private depths = new Uint16Array(0);
+  private depths = column(Uint16Array);
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
-  private labelRefs = new Uint8Array(0);
-  private fromRefs = new Int32Array(0);
+  private labelRefs = column(Uint8Array);
+  private fromRefs = column(Int32Array);
   /** Newest later discovery per id, as an index into the discovery columns; -1 = none. */
-  private discHead = new Int32Array(0);
+  private discHead = column(Int32Array);
 
-  private discNext = new Int32Array(0);
-  private discSource = new Uint8Array(0);
-  private discFrom = new Int32Array(0);
+  private discNext = column(Int32Array);
+  private discSource = column(Uint8Array);
+  private discFrom = column(Int32Array);
   private discCount = 0;
 
   private readonly userData = new Map<number, Record<string, unknown>>();

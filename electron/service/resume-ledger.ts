@@ -13,16 +13,16 @@
  * (CHECKPOINT's third element), so a second kill during the re-reading loses nothing either.
  */
 import type { RequestSource } from '../../shared/model.js';
-import { ensureCapacity } from '../engine/compact/typed-growth.js';
+import { column, ensureCapacity } from '../engine/compact/typed-growth.js';
 
 /** Visits one ledger entry: request id, FROM-table entry (-1 for a start URL), and whether it is a DUP. */
 export type LedgerVisit = (id: number, ref: number, dup: boolean) => void;
 
 /** A FIFO of (id, ref, dup) in typed arrays: a replay may hold hundreds of thousands of them. */
 class EntryQueue {
-  private ids = new Int32Array(0);
+  private ids = column(Int32Array);
   /** ref * 2 + (dup ? 1 : 0), ref + 1 so that -1 fits. */
-  private packed = new Int32Array(0);
+  private packed = column(Int32Array);
   private head = 0;
   private tail = 0;
 

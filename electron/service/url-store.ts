@@ -8,7 +8,7 @@
  */
 import type { CrawlCounters, RequestSource, UrlState } from '../../shared/model.js';
 import { emptyCounters } from '../../shared/model.js';
-import { ensureCapacity } from '../engine/compact/typed-growth.js';
+import { column, ensureCapacity } from '../engine/compact/typed-growth.js';
 import { SOURCES } from './journal-format.js';
 
 export const ST_QUEUED = 0;
@@ -40,27 +40,27 @@ export class UrlStore {
   count = 0;
   /** Bumped on every change: views cached against an older version are stale. */
   version = 0;
-  state = new Uint8Array(0);
+  state = column(Uint8Array);
   /** Queued URLs being fetched right now (at most the concurrency; never persisted: a resume fetches them again). */
   readonly inFlight = new Set<number>();
-  source = new Uint8Array(0);
-  depth = new Uint16Array(0);
+  source = column(Uint8Array);
+  depth = column(Uint16Array);
   /** HTTP status; 0 = none. */
-  status = new Uint16Array(0);
+  status = column(Uint16Array);
   /** The first sitemap entry's lastmod as epoch ms; NaN = absent or unparsable. */
-  lastmod = new Float64Array(0);
+  lastmod = column(Float64Array);
   /**
    * Offset + 1 of the journal record holding the URL's first sitemap entry, and of its latest RESULT
    * record (0 = none), as 40-bit numbers: low 32 bits and high 8 bits. A journal may pass 4 GiB, but
    * Float64 columns cost 6 bytes more per URL (12 MB at a million URLs, the benchmark's figure).
    * Read them with entryOffset() and resultOffset().
    */
-  private entryLo = new Uint32Array(0);
-  private entryHi = new Uint8Array(0);
-  private resultLo = new Uint32Array(0);
-  private resultHi = new Uint8Array(0);
+  private entryLo = column(Uint32Array);
+  private entryHi = column(Uint8Array);
+  private resultLo = column(Uint32Array);
+  private resultHi = column(Uint8Array);
   /** FROM-table entry + 1 of the first sitemap listing the URL; 0 = none. */
-  smFirst = new Int32Array(0);
+  smFirst = column(Int32Array);
   /** Further sitemaps listing a URL (FROM-table entries), for the few listed more than once. */
   readonly smMore = new Map<number, number[]>();
   /** Page titles (only fetched HTML pages have one). */

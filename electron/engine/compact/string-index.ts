@@ -13,7 +13,7 @@
  * choice `intern` made for the same string.
  */
 import { ByteArena } from './byte-arena.js';
-import { ensureCapacity } from './typed-growth.js';
+import { column, ensureCapacity } from './typed-growth.js';
 
 /** The table is rebuilt larger past this load, keeping probe chains short. */
 const MAX_LOAD = 0.6;
@@ -27,11 +27,11 @@ const LONG = 0xffff;
 export class StringIndex {
   private readonly arena = new ByteArena();
   private readonly sharePrefixes: boolean;
-  private offsets = new Uint32Array(0);
-  private lengths = new Uint16Array(0);
+  private offsets = column(Uint32Array);
+  private lengths = column(Uint16Array);
   private readonly longLengths = new Map<number, number>();
-  private hashes = new Uint32Array(0);
-  private prefixRefs = new Uint16Array(0);
+  private hashes = column(Uint32Array);
+  private prefixRefs = column(Uint16Array);
   private readonly prefixIds = new Map<string, number>();
   private readonly prefixes: string[] = [''];
   private dirPrefixes = 0;

@@ -11,7 +11,7 @@
  * sitemaps still being read. Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
-import { ensureCapacity } from '../../engine/compact/typed-growth.js';
+import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
 import { parseRobotsDirectives } from '../../engine/links.js';
 import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
@@ -144,10 +144,10 @@ export class AuditEngine {
 
   private size = 0;
   /** Facts (F_*), result class (CAT_BITS) and out-of-scope listings (from SCOPE_SHIFT, saturating at 255). */
-  private flags = new Uint32Array(1024);
+  private flags = column(Uint32Array);
   /** Sitemap idx + 1 of the first and second distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
-  private first: Uint16Array | Int32Array = new Uint16Array(1024);
-  private second: Uint16Array | Int32Array = new Uint16Array(1024);
+  private first: Uint16Array | Int32Array = column(Uint16Array);
+  private second: Uint16Array | Int32Array = column(Uint16Array);
   private readonly keys: UrlKeys;
   private readonly ownKeys: OwnUrlKeys | null;
   /** Third and further distinct sitemaps of a URL (rare). */
@@ -463,8 +463,8 @@ export class AuditEngine {
   private member(id: number, s: SitemapInfo): void {
     const ref = s.idx + 1;
     if (ref > 0xffff && this.first instanceof Uint16Array) {
-      this.first = Int32Array.from(this.first);
-      this.second = Int32Array.from(this.second);
+      this.first = widened(this.first);
+      this.second = widened(this.second);
     }
     let dup = false;
     if (this.first[id] === 0) this.first[id] = ref;
@@ -681,4 +681,11 @@ function originOfUrl(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** An Int32 column holding what a Uint16 one holds (past 65,535 sitemaps). */
+function widened(col: Uint16Array | Int32Array): Int32Array {
+  const wide = ensureCapacity(column(Int32Array), col.length);
+  wide.set(col);
+  return wide;
 }

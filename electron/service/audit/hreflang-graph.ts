@@ -13,7 +13,7 @@
  * Contract: a source has an id, and `targetId` (or `idOf`) knows the id of every URL that was listed
  * with alternates: that is how a named URL is known to be a source.
  */
-import { ensureCapacity } from '../../engine/compact/typed-growth.js';
+import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
 import { EngineError } from '../../engine/types.js';
 
 export interface HreflangVerdict {
@@ -34,7 +34,7 @@ const MIN_TAIL_SLOTS = 1024;
  * newer ones in an open-addressing table (entry + 1 per slot), merged in when it is half full.
  */
 class LazyIndex {
-  private order = new Int32Array(0);
+  private order = column(Int32Array);
   private sorted = 0;
   private count = 0;
   private tail = new Int32Array(MIN_TAIL_SLOTS);
@@ -129,12 +129,12 @@ class LazyIndex {
 
 export class HreflangGraph {
   // edge log: the target hash of each edge (a source names a target once, itself never)
-  private edgeTarget = new Float64Array(0);
+  private edgeTarget = column(Float64Array);
   private edges = 0;
 
   // runs: contiguous edges of one source
-  private runStart = new Int32Array(0);
-  private runSource = new Int32Array(0);
+  private runStart = column(Int32Array);
+  private runSource = column(Int32Array);
   private runs = 0;
 
   private readonly byTarget = new LazyIndex((e) => this.edgeTarget[e]!);
@@ -143,8 +143,8 @@ export class HreflangGraph {
   // hash → id of named URLs whose id is known: open addressing, entry + 1 per slot (0 = empty)
   private idSlots = new Int32Array(1024);
   private idMask = 1023;
-  private idHash = new Float64Array(0);
-  private idValue = new Int32Array(0);
+  private idHash = column(Float64Array);
+  private idValue = column(Int32Array);
   private idCount = 0;
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
