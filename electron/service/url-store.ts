@@ -45,10 +45,18 @@ export class UrlStore {
   readonly inFlight = new Set<number>();
   source = column(Uint8Array);
   depth = column(Uint16Array);
-  /** HTTP status; 0 = none. */
-  status = column(Uint16Array);
-  /** The first sitemap entry's lastmod as epoch ms; NaN = absent or unparsable. */
-  lastmod = column(Float64Array);
+  /**
+   * HTTP status; 0 = none. Like the result offsets, it grows only as results come in: a crawl
+   * that lists a million sitemap URLs before fetching any does not carry 7 empty bytes for each.
+   * Read it with statusOf().
+   */
+  private status = column(Uint16Array);
+  /**
+   * The first sitemap entry's lastmod in whole seconds since 1970 (UTC), clamped to 1 … 2^32-1;
+   * 0 = absent or unparsable. Only sorting reads it (rows show the entry's own text), and seconds
+   * sort as well as milliseconds at half the bytes. Read it with lastmodOf().
+   */
+  private lastmodSec = column(Uint32Array);
   /**
    * Offset + 1 of the journal record holding the URL's first sitemap entry, and of its latest RESULT
    * record (0 = none), as 40-bit numbers: low 32 bits and high 8 bits. A journal may pass 4 GiB, but
@@ -77,7 +85,6 @@ export class UrlStore {
     this.state[id] = st;
     this.source[id] = SOURCES.indexOf(source);
     this.depth[id] = Math.min(depth, 0xffff);
-    this.lastmod[id] = NaN;
     if (sitemapRef >= 0) this.listing(id, sitemapRef, entryOffset, lastmod);
     this.c.discovered++;
     this.c.bySource[source]++;
@@ -98,7 +105,7 @@ export class UrlStore {
     }
     if (this.entryLo[id] === 0 && this.entryHi[id] === 0 && entryOffset >= 0) {
       setOffset(this.entryLo, this.entryHi, id, entryOffset);
-      if (lastmod !== undefined) this.lastmod[id] = parseLastmod(lastmod);
+      if (lastmod !== undefined) this.lastmodSec[id] = lastmodSeconds(parseLastmod(lastmod));
     }
     this.version++;
   }
@@ -110,6 +117,11 @@ export class UrlStore {
 
   /** Records a URL's result (latest wins). */
   result(id: number, stateCode: number, status: number | undefined, title: string | undefined, offset: number): void {
+    if (id >= this.resultLo.length) {
+      this.resultLo = ensureCapacity(this.resultLo, id + 1);
+      this.resultHi = ensureCapacity(this.resultHi, id + 1);
+      this.status = ensureCapacity(this.status, id + 1);
+    }
     setOffset(this.resultLo, this.resultHi, id, offset);
     this.inFlight.delete(id);
     const prev = this.state[id]!;
@@ -129,7 +141,17 @@ export class UrlStore {
 
   /** Journal offset of URL `id`'s latest RESULT record, or -1. */
   resultOffset(id: number): number {
-    return getOffset(this.resultLo, this.resultHi, id);
+    return id < this.resultLo.length ? getOffset(this.resultLo, this.resultHi, id) : -1;
+  }
+
+  /** URL `id`'s HTTP status; 0 = none (not fetched, or no response). */
+  statusOf(id: number): number {
+    return id < this.status.length ? this.status[id]! : 0;
+  }
+
+  /** URL `id`'s lastmod in seconds since 1970 (see lastmodSec); 0 = none. */
+  lastmodOf(id: number): number {
+    return this.lastmodSec[id]!;
   }
 
   /** Sitemap FROM entries listing URL `id`, first first. */
@@ -161,7 +183,7 @@ export class UrlStore {
 
   /** Bytes held by the columns (for memory reports). */
   allocatedBytes(): number {
-    return [this.state, this.source, this.depth, this.status, this.lastmod, this.entryLo, this.entryHi, this.resultLo, this.resultHi, this.smFirst].reduce(
+    return [this.state, this.source, this.depth, this.status, this.lastmodSec, this.entryLo, this.entryHi, this.resultLo, this.resultHi, this.smFirst].reduce(
       (n, a) => n + a.byteLength,
       0,
     );
@@ -186,12 +208,9 @@ export class UrlStore {
     this.state = ensureCapacity(this.state, need);
     this.source = ensureCapacity(this.source, need);
     this.depth = ensureCapacity(this.depth, need);
-    this.status = ensureCapacity(this.status, need);
-    this.lastmod = ensureCapacity(this.lastmod, need);
+    this.lastmodSec = ensureCapacity(this.lastmodSec, need);
     this.entryLo = ensureCapacity(this.entryLo, need);
     this.entryHi = ensureCapacity(this.entryHi, need);
-    this.resultLo = ensureCapacity(this.resultLo, need);
-    this.resultHi = ensureCapacity(this.resultHi, need);
     this.smFirst = ensureCapacity(this.smFirst, need);
   }
 }
@@ -214,6 +233,12 @@ function setOffset(lo: Uint32Array, hi: Uint8Array, id: number, offset: number):
 /** The offset stored for id, or -1 when none. */
 function getOffset(lo: Uint32Array, hi: Uint8Array, id: number): number {
   return hi[id]! * 0x1_0000_0000 + lo[id]! - 1;
+}
+
+/** Epoch ms as the lastmod column keeps it: whole seconds, clamped to 1 … 2^32-1; 0 for NaN. */
+export function lastmodSeconds(ms: number): number {
+  if (Number.isNaN(ms)) return 0;
+  return Math.min(0xffff_ffff, Math.max(1, Math.floor(ms / 1000)));
 }
 
 /** A W3C datetime lastmod as epoch ms (NaN when it is none). */

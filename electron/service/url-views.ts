@@ -115,7 +115,7 @@ export class UrlViews {
     }
     if (f.statusClasses) {
       const want = new Set<StatusClass>(f.statusClasses);
-      tests.push((id) => want.has(statusClassOf(s.status[id]!)));
+      tests.push((id) => want.has(statusClassOf(s.statusOf(id))));
     }
     if (f.inSitemap !== undefined) {
       const inSitemap = f.inSitemap;
@@ -177,12 +177,11 @@ export class UrlViews {
         sorted = sortByColumn(ids, s.depth);
         break;
       case 'status':
-        sorted = sortByColumn(ids, s.status);
+        sorted = sortByKey(ids, (id) => s.statusOf(id));
         break;
       case 'lastmod': {
-        const lm = s.lastmod;
-        // Absent lastmods last (ascending), then by id.
-        const v = (id: number) => (Number.isNaN(lm[id]!) ? Infinity : lm[id]!);
+        // Absent lastmods (0) last (ascending), then by id.
+        const v = (id: number) => s.lastmodOf(id) || Infinity;
         sorted = Uint32Array.from(ids).sort((a, b) => v(a) - v(b) || a - b);
         break;
       }
@@ -245,8 +244,13 @@ function sortByText(ids: Uint32Array, texts: string[]): Uint32Array {
 
 /** Sorts ids by a small integer column, then by id: one native numeric sort of packed keys. */
 function sortByColumn(ids: Uint32Array, col: Uint8Array | Uint16Array): Uint32Array {
+  return sortByKey(ids, (id) => col[id]!);
+}
+
+/** Sorts ids by a key below 2^21 (then by id), packed with the id into one number. */
+function sortByKey(ids: Uint32Array, key: (id: number) => number): Uint32Array {
   const keys = new Float64Array(ids.length);
-  for (let i = 0; i < ids.length; i++) keys[i] = col[ids[i]!]! * 4294967296 + ids[i]!;
+  for (let i = 0; i < ids.length; i++) keys[i] = key(ids[i]!) * 4294967296 + ids[i]!;
   keys.sort();
   const out = new Uint32Array(ids.length);
   for (let i = 0; i < keys.length; i++) out[i] = keys[i]! % 4294967296;

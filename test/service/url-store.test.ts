@@ -15,11 +15,35 @@ test('UrlStore keeps journal offsets past 4 GiB exactly, the first sitemap entry
 
   s.listing(0, 1, 77, '2020-01-01'); // listed again: the first entry stays
   assert.equal(s.entryOffset(0), big);
-  assert.equal(s.lastmod[0], Date.UTC(2024, 0, 2));
+  assert.equal(s.lastmodOf(0), Date.UTC(2024, 0, 2) / 1000);
+  assert.equal(s.lastmodOf(1), 0, 'no lastmod');
 
   s.result(1, ST_DONE, 200, 'A', 2 ** 32 - 1);
   assert.equal(s.resultOffset(1), 2 ** 32 - 1);
   s.result(1, ST_DONE, 200, 'A', 2 ** 33);
   assert.equal(s.resultOffset(1), 2 ** 33);
   assert.throws(() => s.result(2, ST_DONE, 200, undefined, 2 ** 40), /past 1 TiB/);
+});
+
+test('UrlStore grows its result columns only as results come, and reads no result as none', () => {
+  const s = new UrlStore();
+  for (let id = 0; id < 5000; id++) s.admit(id, 'sitemap', false, 0, 0, id * 10, undefined);
+  const listedOnly = s.allocatedBytes();
+  assert.equal(s.statusOf(4999), 0);
+  assert.equal(s.resultOffset(4999), -1);
+  s.result(4999, ST_DONE, 404, undefined, 123);
+  assert.ok(s.allocatedBytes() >= listedOnly + 5000 * 7, 'status and result offsets now cover the ids');
+  assert.equal(s.statusOf(4999), 404);
+  assert.equal(s.resultOffset(4999), 123);
+  assert.equal(s.statusOf(4998), 0);
+  assert.equal(s.resultOffset(4998), -1);
+  assert.equal(s.counters(0).byStatusClass['4xx'], 1);
+});
+
+test('lastmodSeconds keeps whole seconds, clamps the far past and future, and maps no date to 0', async () => {
+  const { lastmodSeconds } = await import('../../electron/service/url-store.js');
+  assert.equal(lastmodSeconds(Date.UTC(2024, 0, 2, 3, 4, 5, 999)), Date.UTC(2024, 0, 2, 3, 4, 5) / 1000);
+  assert.equal(lastmodSeconds(NaN), 0);
+  assert.equal(lastmodSeconds(Date.UTC(1969, 0, 1)), 1);
+  assert.equal(lastmodSeconds(Date.UTC(2200, 0, 1)), 0xffff_ffff);
 });
