@@ -21,7 +21,7 @@
  */
 import type { RequestSource } from '../../shared/model.js';
 import { ByteArena } from './compact/byte-arena.js';
-import { IntRing } from './compact/int-ring.js';
+import { RunRing } from './compact/int-ring.js';
 import { StringIndex } from './compact/string-index.js';
 import { column, ensureCapacity } from './compact/typed-growth.js';
 import {
@@ -91,8 +91,13 @@ export class MemoryRequestQueue implements RequestQueue {
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
   private labelRefs = column(Uint8Array);
   private fromRefs = column(Int32Array);
-  /** Newest later discovery per id, as an index into the discovery columns; -1 = none. */
-  private discHead = column(Int32Array);
+  /**
+   * Newest later discovery per id, as an index + 1 into the discovery columns (0 = none): in
+   * `discSparse` while few URLs are found again (a sitemap crawl), in the `discDense` column once
+   * more than 1 in 16 are (a link crawl). Read and written through discHeadOf/setDiscHead.
+   */
+  private discDense: Int32Array | null = null;
+  private readonly discSparse = new Map<number, number>();
 
   private discNext = column(Int32Array);
   private discSource = column(Uint8Array);
@@ -105,7 +110,7 @@ export class MemoryRequestQueue implements RequestQueue {
   private readonly labelOverflow = new Map<number, string>();
   private readonly deepDepths = new Map<number, number>();
 
-  private readonly pending = new IntRing();
+  private readonly pending = new RunRing();
   private nPending = 0;
   private nInProgress = 0;
   private nHandled = 0;
@@ -273,7 +278,7 @@ export class MemoryRequestQueue implements RequestQueue {
   discoveriesOfId(id: number): Discovery[] {
     if (id < 0 || id >= this.keys.size) return [];
     const later: Discovery[] = [];
-    for (let d = this.discHead[id]; d !== -1; d = this.discNext[d]) {
+    for (let d = this.discHeadOf(id); d !== -1; d = this.discNext[d]) {
       later.push(discovery(SOURCES[this.discSource[d]], this.fromText(this.discFrom[d])));
     }
     later.reverse();
@@ -288,7 +293,8 @@ export class MemoryRequestQueue implements RequestQueue {
       this.froms.allocatedBytes() +
       this.pending.allocatedBytes() +
       this.urlSparse.size * 16 +
-      [this.urlOffsets ?? new Uint32Array(0), this.sources, this.states, this.depths, this.labelRefs, this.fromRefs, this.discHead, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
+      this.discSparse.size * 16 +
+      [this.urlOffsets ?? new Uint32Array(0), this.discDense ?? new Int32Array(0), this.sources, this.states, this.depths, this.labelRefs, this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
     );
   }
 
@@ -324,7 +330,6 @@ export class MemoryRequestQueue implements RequestQueue {
     }
     this.fromRefs[id] = this.fromRef(from);
     this.labelRefs[id] = this.labelRef(id, label);
-    this.discHead[id] = -1;
     if (userData !== undefined) this.userData.set(id, userData);
     if (handled) {
       this.states[id] = HANDLED;
@@ -358,7 +363,7 @@ export class MemoryRequestQueue implements RequestQueue {
 
   /** Records a later discovery, unless it repeats the latest one exactly (a page linking twice). */
   private addDiscovery(id: number, source: number, fromRef: number): void {
-    const head = this.discHead[id];
+    const head = this.discHeadOf(id);
     const lastSource = head === -1 ? this.sources[id] : this.discSource[head];
     const lastFrom = head === -1 ? this.fromRefs[id] : this.discFrom[head];
     if (lastSource === source && lastFrom === fromRef) return;
@@ -371,7 +376,7 @@ export class MemoryRequestQueue implements RequestQueue {
     this.discNext[d] = head;
     this.discSource[d] = source;
     this.discFrom[d] = fromRef;
-    this.discHead[id] = d;
+    this.setDiscHead(id, d);
     this.discCount = d + 1;
   }
 
@@ -419,12 +424,30 @@ export class MemoryRequestQueue implements RequestQueue {
     this.depths = ensureCapacity(this.depths, need);
     this.labelRefs = ensureCapacity(this.labelRefs, need);
     this.fromRefs = ensureCapacity(this.fromRefs, need);
-    this.discHead = ensureCapacity(this.discHead, need);
+    if (this.discDense) this.discDense = ensureCapacity(this.discDense, need);
+  }
+
+  private discHeadOf(id: number): number {
+    return (this.discDense ? this.discDense[id] : (this.discSparse.get(id) ?? 0)) - 1;
+  }
+
+  private setDiscHead(id: number, d: number): void {
+    if (this.discDense) {
+      this.discDense[id] = d + 1;
+      return;
+    }
+    this.discSparse.set(id, d + 1);
+    if (this.discSparse.size > 1024 && this.discSparse.size * 16 > this.keys.size) {
+      const col = ensureCapacity(column(Int32Array), this.sources.length);
+      for (const [i, v] of this.discSparse) col[i] = v;
+      this.discSparse.clear();
+      this.discDense = col;
+    }
   }
 
   /** Moves the URL offsets from the Map to a column (many URLs differ from their key). */
   private densifyUrlOffsets(): void {
-    const col = new Uint32Array(this.sources.length).fill(SAME_AS_KEY);
+    const col = ensureCapacity(column(Uint32Array), this.sources.length).fill(SAME_AS_KEY);
     for (const [id, off] of this.urlSparse) col[id] = off;
     this.urlSparse.clear();
     this.urlOffsets = col;

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { MemoryRequestQueue } from '../../electron/engine/request-queue.js';
 import { EngineError, type Discovery, type Request, type RequestInit } from '../../electron/engine/types.js';
 import { StringIndex } from '../../electron/engine/compact/string-index.js';
-import { IntRing } from '../../electron/engine/compact/int-ring.js';
+import { RunRing } from '../../electron/engine/compact/int-ring.js';
 import { ByteArena } from '../../electron/engine/compact/byte-arena.js';
+import { toUniqueKey } from '../../electron/engine/url.js';
 
 const U = (p: string) => `http://127.0.0.1:8000${p}`;
 
@@ -325,13 +326,14 @@ test('compact: StringIndex interns, finds and survives rehashing; ring works at 
   idx.find('zzzzzzzz');
   assert.equal(idx.get(idx.intern('zz')), 'zz');
 
-  const ring = new IntRing();
+  const ring = new RunRing();
   for (let i = 0; i < 3000; i++) ring.pushBack(i);
-  ring.pushFront(-5);
+  ring.pushFront(5000);
   assert.equal(ring.length, 3001);
-  assert.equal(ring.shift(), -5);
+  assert.equal(ring.shift(), 5000);
   for (let i = 0; i < 3000; i++) assert.equal(ring.shift(), i);
   assert.equal(ring.shift(), -1);
+  assert.equal(ring.length, 0);
 
   const arena = new ByteArena();
   const off = arena.append('hello');
@@ -339,4 +341,71 @@ test('compact: StringIndex interns, finds and survives rehashing; ring works at 
   const off2 = arena.append('world');
   assert.equal(arena.read(off, 5), 'hello');
   assert.equal(arena.read(off2, 5), 'world');
+});
+
+test('compact: RunRing keeps the exact order of pushes at both ends, as runs of consecutive values', () => {
+  const ring = new RunRing();
+  const model: number[] = [];
+  let next = 0;
+  // A frontier's pattern: admissions in id order, retries put back at either end, shifts between.
+  let seed = 7;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  for (let step = 0; step < 200_000; step++) {
+    const r = rand();
+    if (r < 0.6) {
+      ring.pushBack(next);
+      model.push(next++);
+    } else if (r < 0.63 && model.length > 0) {
+      const v = Math.floor(rand() * next);
+      ring.pushBack(v);
+      model.push(v);
+    } else if (r < 0.65) {
+      const v = Math.floor(rand() * next);
+      ring.pushFront(v);
+      model.unshift(v);
+    } else {
+      assert.equal(ring.shift(), model.length > 0 ? model.shift() : -1);
+    }
+    assert.equal(ring.length, model.length);
+  }
+  while (model.length > 0) assert.equal(ring.shift(), model.shift());
+  assert.equal(ring.shift(), -1);
+
+  const big = new RunRing();
+  for (let i = 0; i < 1_000_000; i++) big.pushBack(i);
+  assert.equal(big.length, 1_000_000);
+  assert.ok(big.allocatedBytes() < 1024, `a million ids in order take one run (${big.allocatedBytes()} B)`);
+  big.pushFront(999); // a retry at the front
+  big.pushFront(998); // extends that run
+  assert.deepEqual([big.shift(), big.shift(), big.shift(), big.shift()], [998, 999, 0, 1]);
+});
+
+test('later discoveries are kept exactly whether few URLs are found again (a map) or many (a column)', () => {
+  const q = new MemoryRequestQueue();
+  const n = 20_000;
+  for (let i = 0; i < n; i++) q.addRequest({ url: U(`/p${i}`), source: 'sitemap', depth: 0, discoveredFrom: U('/sitemap.xml') });
+  const sparse = q.allocatedBytes();
+  // A few found again (a sitemap crawl): no per-URL column for them.
+  for (let i = 0; i < 100; i++) q.addRequest({ url: U(`/p${i * 7}`), source: 'link', depth: 1, discoveredFrom: U('/p1') });
+  assert.ok(q.allocatedBytes() - sparse < n * 4, 'a hundred rediscoveries do not cost a column');
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/p7'))), [
+    { source: 'sitemap', from: U('/sitemap.xml') },
+    { source: 'link', from: U('/p1') },
+  ]);
+  // Then most found again from two pages each (a link crawl): the map becomes a column.
+  for (let i = 0; i < n; i += 2) {
+    q.addRequest({ url: U(`/p${i}`), source: 'link', depth: 1, discoveredFrom: U('/p2') });
+    q.addRequest({ url: U(`/p${i}`), source: 'link', depth: 1, discoveredFrom: U('/p3') });
+  }
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/p14'))), [
+    { source: 'sitemap', from: U('/sitemap.xml') },
+    { source: 'link', from: U('/p1') },
+    { source: 'link', from: U('/p2') },
+    { source: 'link', from: U('/p3') },
+  ]);
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/p1'))), [{ source: 'sitemap', from: U('/sitemap.xml') }]);
+  // New URLs after the switch still start with no later discovery.
+  q.addRequest({ url: U('/new'), source: 'link', depth: 2, discoveredFrom: U('/p2') });
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/new'))), [{ source: 'link', from: U('/p2') }]);
+  assert.equal(q.duplicateCount(), 100 + n);
 });

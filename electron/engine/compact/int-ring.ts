@@ -1,51 +1,80 @@
 /**
- * A growable ring of int32 values usable from both ends: the pending FIFO of a queue, with
- * `pushFront` for forefront reclaims. Capacity is a power of two.
+ * A FIFO of non-negative ints kept as runs of consecutive values (start, count), usable from both
+ * ends: the pending queue of a frontier. Admissions come in id order, so a million pending URLs
+ * are a handful of runs instead of a million slots (4 MB); retries put back out of order cost a
+ * run each. Order is exactly that of the pushes.
  */
-export class IntRing {
-  private buf = new Int32Array(1024);
+export class RunRing {
+  private starts = new Int32Array(64);
+  private counts = new Int32Array(64);
   private head = 0;
-  private len = 0;
+  private runs = 0;
+  private total = 0;
 
+  /** Values held. */
   get length(): number {
-    return this.len;
+    return this.total;
   }
 
   pushBack(v: number): void {
-    if (this.len === this.buf.length) this.grow();
-    this.buf[(this.head + this.len) & (this.buf.length - 1)] = v;
-    this.len++;
+    if (this.runs > 0) {
+      const last = (this.head + this.runs - 1) & (this.starts.length - 1);
+      if (this.starts[last] + this.counts[last] === v) {
+        this.counts[last]++;
+        this.total++;
+        return;
+      }
+    }
+    if (this.runs === this.starts.length) this.grow();
+    const slot = (this.head + this.runs) & (this.starts.length - 1);
+    this.starts[slot] = v;
+    this.counts[slot] = 1;
+    this.runs++;
+    this.total++;
   }
 
   pushFront(v: number): void {
-    if (this.len === this.buf.length) this.grow();
-    this.head = (this.head - 1) & (this.buf.length - 1);
-    this.buf[this.head] = v;
-    this.len++;
+    if (this.runs > 0 && this.starts[this.head] === v + 1) {
+      this.starts[this.head] = v;
+      this.counts[this.head]++;
+      this.total++;
+      return;
+    }
+    if (this.runs === this.starts.length) this.grow();
+    this.head = (this.head - 1) & (this.starts.length - 1);
+    this.starts[this.head] = v;
+    this.counts[this.head] = 1;
+    this.runs++;
+    this.total++;
   }
 
   /** Removes and returns the front value; -1 when empty. */
   shift(): number {
-    if (this.len === 0) return -1;
-    const v = this.buf[this.head];
-    this.head = (this.head + 1) & (this.buf.length - 1);
-    this.len--;
+    if (this.runs === 0) return -1;
+    const h = this.head;
+    const v = this.starts[h];
+    this.total--;
+    if (--this.counts[h] === 0) {
+      this.head = (h + 1) & (this.starts.length - 1);
+      this.runs--;
+    } else this.starts[h] = v + 1;
     return v;
   }
 
-  /** The value at position `i` from the front (0 = next out). */
-  at(i: number): number {
-    return this.buf[(this.head + i) & (this.buf.length - 1)];
-  }
-
   allocatedBytes(): number {
-    return this.buf.byteLength;
+    return this.starts.byteLength + this.counts.byteLength;
   }
 
   private grow(): void {
-    const next = new Int32Array(this.buf.length * 2);
-    for (let i = 0; i < this.len; i++) next[i] = this.buf[(this.head + i) & (this.buf.length - 1)];
-    this.buf = next;
+    const n = this.starts.length;
+    const starts = new Int32Array(n * 2);
+    const counts = new Int32Array(n * 2);
+    for (let i = 0; i < this.runs; i++) {
+      starts[i] = this.starts[(this.head + i) & (n - 1)];
+      counts[i] = this.counts[(this.head + i) & (n - 1)];
+    }
+    this.starts = starts;
+    this.counts = counts;
     this.head = 0;
   }
 }
