@@ -30,31 +30,33 @@ export type FromWorker =
   | { t: 'ready'; id: 0 }
   | { t: 'pull'; id: number }
   /**
-   * One batch of SitemapItems, as JSON. Each URL item carries its uniqueKey in `u`, compactly:
-   * 1 when it is the loc itself (the usual case), the key when it differs, 0 when there is none.
+   * One batch of SitemapItems, as JSON. Each URL item carries its uniqueKey compactly: 1 when it is
+   * the loc itself (the usual case), the key when it differs, 0 when there is none.
    */
   | { t: 'items'; id: number; json: string }
   | { t: 'done'; id: number; summary: SitemapSummary }
   /** Parsing threw (a bug, or the worker ran out of memory): the session is over. */
   | { t: 'crash'; id: number; message: string };
 
-/** A URL item on the wire: the key in `u` (see FromWorker 'items'). */
+/** A URL item on the wire: its uniqueKey written compactly (see FromWorker 'items'). */
 export interface WireUrlItem {
   kind: 'url';
   entry: { loc: string };
-  u?: string | 0 | 1;
-  uniqueKey?: string | null;
+  uniqueKey?: string | null | 0 | 1;
 }
 
 /** Worker side: the uniqueKey of a URL item, written compactly. */
 export function packKey(item: WireUrlItem, key: string | null): void {
-  item.u = key === null ? 0 : key === item.entry.loc ? 1 : key;
+  item.uniqueKey = key === null ? 0 : key === item.entry.loc ? 1 : key;
 }
 
-/** Main side: turns `u` back into SitemapItem.uniqueKey. */
+/**
+ * Main side: turns the compact uniqueKey back into SitemapItem.uniqueKey, in place: the property
+ * stays where the JSON put it (deleting or adding one would send every item object to a slower
+ * shape, measured at 3% of the engine thread).
+ */
 export function unpackKey(item: WireUrlItem): void {
-  const u = item.u;
-  if (u === undefined) return;
-  item.uniqueKey = u === 1 ? item.entry.loc : u === 0 ? null : u;
-  delete item.u;
+  const u = item.uniqueKey;
+  if (u === 1) item.uniqueKey = item.entry.loc;
+  else if (u === 0) item.uniqueKey = null;
 }
