@@ -4,7 +4,7 @@
  * finished items. Started by worker-stream.ts; the protocol is in worker-protocol.ts.
  */
 import { parentPort } from 'node:worker_threads';
-import { streamSitemap } from './stream.js';
+import { streamMapped } from './stream.js';
 import { tryUniqueKey } from '../url.js';
 import { AHEAD, packKey, type FromWorker, type ToWorker, type WireUrlItem } from './worker-protocol.js';
 
@@ -78,7 +78,12 @@ class Session {
 const sessions = new Map<number, Session>();
 
 async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opts']): Promise<void> {
-  const gen = streamSitemap(session.body(), opts);
+  // Each item becomes JSON as soon as it is read; the uniqueKey is worked out here too:
+  // canonicalising a URL costs the frontier's thread more than taking it in.
+  const gen = streamMapped(session.body(), opts, (item) => {
+    if (item.kind === 'url') packKey(item as WireUrlItem, tryUniqueKey(item.entry.loc));
+    return JSON.stringify(item);
+  });
   try {
     let r = await gen.next();
     while (!r.done) {
@@ -87,9 +92,7 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
         await gen.return(undefined as never);
         return;
       }
-      // The uniqueKey is worked out here too: canonicalising a URL costs the frontier's thread more than taking it in.
-      for (const item of r.value) if (item.kind === 'url') packKey(item as WireUrlItem, tryUniqueKey(item.entry.loc));
-      post({ t: 'items', id: session.id, json: JSON.stringify(r.value) });
+      post({ t: 'items', id: session.id, json: '[' + r.value.join(',') + ']' });
       r = await gen.next();
     }
     if (!session.closed) post({ t: 'done', id: session.id, summary: r.value });
