@@ -1,9 +1,7 @@
 /**
  * Interns strings to dense ids 0, 1, 2, … with no object per string: bytes in a ByteArena,
- * offsets/lengths and an 8-bit hash tag in typed columns, and an open-addressing hash table of ids.
- * A probe compares the length and tag first and then the stored bytes, so collisions never merge
- * two strings. Full hashes are not kept (4 bytes a string): a rehash computes them again from the
- * bytes, which happens a few times in a crawl's life.
+ * offsets/lengths/hashes in typed columns, and an open-addressing hash table of ids.
+ * Equal hashes are verified against the stored bytes, so collisions never merge two strings.
  *
  * With `sharePrefixes`, a URL-like string is split after its directory (`https://host:port/a/b/`),
  * or else at the end of its origin (`https://host:port`): the prefix is interned once in a small table
@@ -32,8 +30,7 @@ export class StringIndex {
   private offsets = column(Uint32Array);
   private lengths = column(Uint16Array);
   private readonly longLengths = new Map<number, number>();
-  /** The top 8 bits of each string's hash (the table slot uses the low bits). */
-  private tags = column(Uint8Array);
+  private hashes = column(Uint32Array);
   private prefixRefs = column(Uint16Array);
   private readonly prefixIds = new Map<string, number>();
   private readonly prefixes: string[] = [''];
@@ -77,7 +74,7 @@ export class StringIndex {
     if (id + 1 > this.offsets.length) {
       this.offsets = ensureCapacity(this.offsets, id + 1);
       this.lengths = ensureCapacity(this.lengths, id + 1);
-      this.tags = ensureCapacity(this.tags, id + 1);
+      this.hashes = ensureCapacity(this.hashes, id + 1);
       if (this.sharePrefixes) this.prefixRefs = ensureCapacity(this.prefixRefs, id + 1);
     }
     this.arena.commit();
@@ -88,7 +85,7 @@ export class StringIndex {
       this.lengths[id] = LONG;
       this.longLengths.set(id, len);
     }
-    this.tags[id] = h >>> 24;
+    this.hashes[id] = h;
     if (this.sharePrefixes) this.prefixRefs[id] = ref;
     this.table[slot] = id + 1;
     this.count = id + 1;
@@ -123,7 +120,7 @@ export class StringIndex {
       this.arena.allocatedBytes() +
       this.offsets.byteLength +
       this.lengths.byteLength +
-      this.tags.byteLength +
+      this.hashes.byteLength +
       this.prefixRefs.byteLength +
       this.table.byteLength
     );
@@ -137,7 +134,7 @@ export class StringIndex {
 
   private matches(id: number, h: number, ref: number): boolean {
     return (
-      this.tags[id] === h >>> 24 &&
+      this.hashes[id] === h &&
       (!this.sharePrefixes || this.prefixRefs[id] === ref) &&
       this.arena.stagedEquals(this.offsets[id], this.lengthOf(id))
     );
@@ -206,7 +203,7 @@ export class StringIndex {
     const table = new Int32Array(size);
     const mask = size - 1;
     for (let id = 0; id < this.count; id++) {
-      let slot = this.arena.hashAt(this.offsets[id], this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id] : 0) & mask;
+      let slot = this.hashes[id] & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = id + 1;
     }
