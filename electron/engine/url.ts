@@ -49,8 +49,21 @@ export function tryUniqueKey(url: string): string | null {
   }
 }
 
+/**
+ * The last URL isFastPathCanonical accepted: a sitemap's loc is checked by the scope test and again
+ * for its uniqueKey, and the second check is then one comparison.
+ */
+let lastCanonical = '';
+
 /** True when `url` is already its own uniqueKey and needs no parsing (the common sitemap case). */
 function isFastPathCanonical(url: string): boolean {
+  if (url === lastCanonical) return true;
+  if (!isCanonicalSpelling(url)) return false;
+  lastCanonical = url;
+  return true;
+}
+
+function isCanonicalSpelling(url: string): boolean {
   if (!FAST_PATH.test(url)) return false;
   const authorityStart = url.charCodeAt(4) === 115 /* s */ ? 8 : 7;
   const pathStart = url.indexOf('/', authorityStart);

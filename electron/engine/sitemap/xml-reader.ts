@@ -1,11 +1,13 @@
 /**
  * Streams XML text into element events for a sitemap handler, on htmlparser2's raw Tokenizer
- * (chosen by measurement: see bench/sitemap-parser.ts). The Tokenizer is forgiving, so this layer
+ * (chosen by measurement: see bench/sitemap-parser.ts; its text scanning sped up in
+ * fast-tokenizer.ts). The Tokenizer is forgiving, so this layer
  * adds what a sitemap reader needs from XML: a strict element stack (mismatched or missing end tags
  * are MALFORMED_XML with a line and column), refusal of DOCTYPE/ENTITY declarations, one root,
  * and bounded memory (only the chunks the current token spans are held).
  */
-import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import type { TokenizerCallbacks } from 'htmlparser2';
+import { FastTokenizer } from './fast-tokenizer.js';
 import type { ItemSink } from './sink.js';
 import { MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './limits.js';
 
@@ -40,7 +42,7 @@ const NON_WHITESPACE = /[^\s]/;
 const HTML_DOCTYPE = /^doctype\s+html\s*$/i;
 
 export class XmlReader implements TokenizerCallbacks {
-  private readonly tokenizer: Tokenizer;
+  private readonly tokenizer: FastTokenizer;
   /** Chunks the current token may still need, the first starting at bufferOffset. */
   private readonly buffers: string[] = [];
   private bufferOffset = 0;
@@ -66,7 +68,7 @@ export class XmlReader implements TokenizerCallbacks {
     private readonly handler: ElementHandler,
     private readonly origin: TextOrigin = { offset: 0, lines: 0, lastNewline: -1 },
   ) {
-    this.tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, this);
+    this.tokenizer = new FastTokenizer({ xmlMode: true, decodeEntities: true }, this);
     this.linesBefore = origin.lines;
     this.lastNewlineBefore = origin.lastNewline - origin.offset;
   }

@@ -1,0 +1,92 @@
+/**
+ * htmlparser2's Tokenizer, with text and quoted attribute values skipped in one native search
+ * instead of one trip through its state machine per character.
+ *
+ * With entity decoding on (as the sitemap reader needs it), the stock Tokenizer looks at every
+ * character of text and of attribute values for a `<`, a quote or a `&`; in a sitemap those runs
+ * (URLs, dates) are most of the document. Here, once a run starts, the next stop is found with
+ * `indexOf` and the scan jumps to just before it: the same callbacks with the same offsets, as the
+ * differential test checks over the conformance sitemaps and random documents in random chunks
+ * (test/engine/fast-tokenizer.test.ts). The position of the next `&` is remembered per buffer, so a
+ * buffer without one is searched once, not once per run.
+ *
+ * The overridden methods are private in htmlparser2's types but ordinary prototype methods at run
+ * time; the version is pinned by the lockfile and the differential test fails if their behaviour
+ * changes.
+ */
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+
+const LT = 0x3c;
+const AMP = 0x26;
+const DQ = 0x22;
+const SQ = 0x27;
+
+/** The Tokenizer's run-time fields this file touches (private in its .d.ts). */
+interface TokenizerInternals {
+  buffer: string;
+  index: number;
+  offset: number;
+  startEntity(): void;
+  /** The fast scans' memo: the buffer it is for and the next `&` at or after `ampFrom` (-1: none). */
+  ampBuffer: string | null;
+  ampFrom: number;
+  ampAt: number;
+}
+
+type Method = (this: TokenizerInternals, c: number) => void;
+
+/** Stock implementations, called for the characters the fast paths do not skip. */
+const proto = Tokenizer.prototype as unknown as Record<string, Method>;
+const stockText = proto.stateText!;
+const stockInDq = proto.stateInAttributeValueDoubleQuotes!;
+const stockInSq = proto.stateInAttributeValueSingleQuotes!;
+
+/** Position (in `buffer`) of the next `&` at or after `from`, or -1. */
+function nextAmp(t: TokenizerInternals, from: number): number {
+  if (t.ampBuffer !== t.buffer || from < t.ampFrom || (t.ampAt !== -1 && from > t.ampAt)) {
+    t.ampBuffer = t.buffer;
+    t.ampFrom = from;
+    t.ampAt = t.buffer.indexOf('&', from);
+  }
+  return t.ampAt;
+}
+
+/**
+ * Moves the scan to just before the next `stop` or `&` after the current character (the parse
+ * loop then steps onto it), or to the end of the buffer when neither comes.
+ */
+function skipTo(t: TokenizerInternals, stop: string): void {
+  const rel = t.index - t.offset;
+  const buf = t.buffer;
+  let next = buf.indexOf(stop, rel + 1);
+  const amp = nextAmp(t, rel + 1);
+  if (amp !== -1 && (next === -1 || amp < next)) next = amp;
+  t.index = (next === -1 ? buf.length : next) - 1 + t.offset;
+}
+
+export class FastTokenizer extends Tokenizer {
+  constructor(options: { xmlMode?: boolean; decodeEntities?: boolean }, cbs: TokenizerCallbacks) {
+    super(options, cbs);
+    const t = this as unknown as TokenizerInternals;
+    t.ampBuffer = null;
+    t.ampFrom = 0;
+    t.ampAt = -1;
+  }
+}
+
+const fast = FastTokenizer.prototype as unknown as Record<string, Method>;
+
+fast.stateText = function stateText(this: TokenizerInternals, c: number): void {
+  if (c === LT || c === AMP) stockText.call(this, c);
+  else skipTo(this, '<');
+};
+
+fast.stateInAttributeValueDoubleQuotes = function stateInAttributeValueDoubleQuotes(this: TokenizerInternals, c: number): void {
+  if (c === DQ || c === AMP) stockInDq.call(this, c);
+  else skipTo(this, '"');
+};
+
+fast.stateInAttributeValueSingleQuotes = function stateInAttributeValueSingleQuotes(this: TokenizerInternals, c: number): void {
+  if (c === SQ || c === AMP) stockInSq.call(this, c);
+  else skipTo(this, "'");
+};
