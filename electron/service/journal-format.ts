@@ -110,12 +110,22 @@ function encodeTail(entry: SitemapUrlEntry | undefined, extra: AdmitExtra | unde
   const lm = lastmod !== undefined ? jsonString(lastmod) : '0';
   if (extra) {
     const cf = changefreq !== undefined ? jsonString(changefreq) : '0';
-    return ',' + lm + ',' + cf + ',' + (hasPriority ? String(priority) : 'null') + ',' + JSON.stringify(extra);
+    return ',' + lm + ',' + cf + ',' + (hasPriority ? priorityText(priority) : 'null') + ',' + JSON.stringify(extra);
   }
-  if (hasPriority) return ',' + lm + ',' + (changefreq !== undefined ? jsonString(changefreq) : '0') + ',' + String(priority);
+  if (hasPriority) return ',' + lm + ',' + (changefreq !== undefined ? jsonString(changefreq) : '0') + ',' + priorityText(priority);
   if (changefreq !== undefined) return ',' + lm + ',' + jsonString(changefreq);
   if (lastmod !== undefined) return ',' + lm;
   return '';
+}
+
+/** The usual priorities (0.0, 0.1 … 1.0) as JSON, ready: a number's text costs more than the rest of the tail. */
+const PRIORITY_TEXT = Array.from({ length: 11 }, (_, i) => String(i / 10));
+
+/** A priority as JSON (the usual ones from a table). */
+function priorityText(p: number): string {
+  const tenths = Math.round(p * 10);
+  // tenths / 10 is the same double as p exactly when p is that tenth, so the texts are the same too.
+  return tenths >= 0 && tenths <= 10 && tenths / 10 === p ? PRIORITY_TEXT[tenths]! : String(p);
 }
 
 /** A string that needs no escaping in JSON (no quote, backslash, control character or surrogate). */

@@ -178,3 +178,14 @@ test('RecordReader reads records by offset, from the file and from lines not yet
   reader.close();
   w.close();
 });
+
+test('priorities round trip exactly through the journal, the usual tenths and any other', () => {
+  const values = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 0.25, 0.333, 0.30000000000000004, 1e-7];
+  for (const priority of values) {
+    const entry = { loc: 'http://a.example/p', changefreq: 'daily', priority };
+    const line = encodeAdmit(1, 'sitemap', true, 0, -2, entry.loc, entry.loc, entry, undefined, undefined);
+    const r = JSON.parse(line) as unknown[];
+    assert.equal(r[8], priority, line);
+    assert.equal(line.includes(',' + String(priority) + ']'), true, line);
+  }
+});

@@ -21,6 +21,8 @@ const MAX_LOAD = 0.6;
 const MAX_PREFIXES = 0xffff;
 /** Directory prefixes added at most (origins have the rest of the table). */
 const MAX_DIR_PREFIXES = 4096;
+/** Slots of the directory cache (a power of two). */
+const RECENT_DIRS = 32;
 /** Lengths are Uint16; this value means "look in longLengths". */
 const LONG = 0xffff;
 
@@ -35,9 +37,13 @@ export class StringIndex {
   private readonly prefixIds = new Map<string, number>();
   private readonly prefixes: string[] = [''];
   private dirPrefixes = 0;
-  /** URLs come in runs from one directory / origin: remember the last one of each. */
-  private lastDir = '';
-  private lastDirRef = 0;
+  /**
+   * A crawl's URLs come from a few directories at a time (a sitemap listing its categories in turn)
+   * and one origin: directories found are remembered in a small direct-mapped cache (slot by length
+   * and a few characters), so most URLs need no map lookup; and the last origin.
+   */
+  private readonly recentDirs: string[] = new Array<string>(RECENT_DIRS).fill('');
+  private readonly recentDirRefs = new Int32Array(RECENT_DIRS);
   private lastOrigin = '';
   private lastOriginRef = 0;
   /** id + 1 per slot; 0 = empty. */
@@ -161,8 +167,9 @@ export class StringIndex {
     const dirEnd = s.lastIndexOf('/', q === -1 ? s.length - 1 : q - 1);
     if (dirEnd > originEnd) {
       const dirLen = dirEnd + 1;
-      const last = this.lastDir;
-      if (last.length === dirLen && s.startsWith(last)) return this.lastDirRef;
+      const slot = (dirLen * 7 + s.charCodeAt(dirEnd - 1) * 3 + s.charCodeAt(dirEnd - 2) + s.charCodeAt((originEnd + dirEnd) >>> 1)) & (RECENT_DIRS - 1);
+      const cached = this.recentDirs[slot]!;
+      if (cached.length === dirLen && s.startsWith(cached)) return this.recentDirRefs[slot]!;
       const dir = s.slice(0, dirLen);
       let ref = this.prefixIds.get(dir);
       const room = this.dirPrefixes < MAX_DIR_PREFIXES && this.prefixes.length < MAX_PREFIXES;
@@ -172,8 +179,8 @@ export class StringIndex {
         this.dirPrefixes++;
       }
       if (ref !== undefined) {
-        this.lastDir = dir;
-        this.lastDirRef = ref;
+        this.recentDirs[slot] = dir;
+        this.recentDirRefs[slot] = ref;
         return ref;
       }
       // No room for directories: the origin, as below.
