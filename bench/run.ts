@@ -23,7 +23,7 @@ import { parseBenchArgs, type BenchArgs } from './args.js';
 import { FIGURE_KEYS, passes, table, type FigureKey } from './report.js';
 import type { ReopenConfig, ReopenMessage } from './reopen.js';
 import type { SiteCounts, SiteHit, SiteReady, SiteServerConfig } from './site-server.js';
-import { tokenizerPass } from './tokenizer-pass.js';
+import { parsePass, tokenizerPass } from './tokenizer-pass.js';
 import { heapSnapshot, startProfile } from './profiler.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -331,6 +331,12 @@ async function main(): Promise<void> {
 
     const tok = args.phases.has('tokenizer') ? await phase(args, 'bare tokenizer pass', () => tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path))) : null;
     if (tok) log(args, `tokenizer: ${(tok.bytes / MB).toFixed(0)} MB in ${(tok.ms / 1000).toFixed(2)} s`);
+    const parseOnly = args.phases.has('tokenizer')
+      ? await phase(args, `parser alone (${args.parseOnMain ? 'this thread' : 'parse worker'})`, () => parsePass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path), args.parseOnMain))
+      : null;
+    if (parseOnly && tok) {
+      log(args, `parser alone: ${parseOnly.urls.toLocaleString('en-US')} entries in ${(parseOnly.ms / 1000).toFixed(2)} s (${((parseOnly.ms * 1000) / parseOnly.urls).toFixed(2)} µs each; the tokenizer pass ${((tok.ms * 1000) / parseOnly.urls).toFixed(2)} µs): at most ${(tok.ms / parseOnly.ms).toFixed(2)} of the tokenizer pass`);
+    }
 
     const re = args.phases.has('reopen') ? await phase(args, 'reopen', () => reopen(args, ingestDir, ing.crawlId, site.hits)) : null;
     if (re) log(args, `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`);
@@ -391,6 +397,7 @@ async function main(): Promise<void> {
           sitemapProblems: ing.problems.length,
           sitemapProblemCodes: [...new Set(ing.problems)].join(' '),
           ...(tok ? { tokenizerMs: round(tok.ms), tokenizerBytes: tok.bytes } : {}),
+          ...(parseOnly && tok ? { parserAloneMs: round(parseOnly.ms), parserAloneShareOfTokenizer: round(tok.ms / parseOnly.ms) } : {}),
           ...(re
             ? {
                 reopenFirstRequest: re.firstRequest,

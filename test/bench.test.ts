@@ -44,6 +44,9 @@ describe('npm run bench', () => {
     assert.equal(d.parseWorker, true);
     assert.ok(f.ingestUrlsPerSec! > 0);
     assert.ok(f.ingestShareOfTokenizer! > 0 && f.ingestShareOfTokenizer! < 5, `share ${f.ingestShareOfTokenizer}`);
+    // The parser alone (the ceiling of the ingest) is timed beside the tokenizer pass.
+    assert.ok((d.parserAloneMs as number) > 0, `parser alone ${d.parserAloneMs} ms`);
+    assert.ok((d.parserAloneShareOfTokenizer as number) > 0, `parser alone share ${d.parserAloneShareOfTokenizer}`);
     assert.ok(f.peakRssMB! > 20 && f.peakRssMB! < 4000, `peak RSS ${f.peakRssMB} MB`);
     // Every URL is journalled with at least its own text (~50 characters here).
     assert.ok(f.journalBytesPerUrl! > 40 && f.journalBytesPerUrl! < 5000, `journal ${f.journalBytesPerUrl} B/URL`);
