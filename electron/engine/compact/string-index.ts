@@ -22,7 +22,7 @@ const MAX_PREFIXES = 0xffff;
 /** Directory prefixes added at most (origins have the rest of the table). */
 const MAX_DIR_PREFIXES = 4096;
 /** Slots of the directory cache (a power of two). */
-const RECENT_DIRS = 32;
+const RECENT_DIRS = 256;
 /** Lengths are Uint16; this value means "look in longLengths". */
 const LONG = 0xffff;
 
