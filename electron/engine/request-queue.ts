@@ -89,7 +89,7 @@ export class MemoryRequestQueue implements RequestQueue {
   /** Depth, or DEEP to look in `deepDepths`. */
   private depths = column(Uint16Array);
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
-  private labelRefs = column(Uint8Array);
+  private labelRefs: Uint8Array | null = null;
   private fromRefs = column(Int32Array);
   /**
    * Newest later discovery per id, as an index + 1 into the discovery columns (0 = none): in
@@ -294,7 +294,7 @@ export class MemoryRequestQueue implements RequestQueue {
       this.pending.allocatedBytes() +
       this.urlSparse.size * 16 +
       this.discSparse.size * 16 +
-      [this.urlOffsets ?? new Uint32Array(0), this.discDense ?? new Int32Array(0), this.sources, this.states, this.depths, this.labelRefs, this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
+      [this.urlOffsets ?? new Uint32Array(0), this.discDense ?? new Int32Array(0), this.sources, this.states, this.depths, this.labelRefs ?? new Uint8Array(0), this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
     );
   }
 
@@ -329,7 +329,9 @@ export class MemoryRequestQueue implements RequestQueue {
       this.deepDepths.set(id, depth);
     }
     this.fromRefs[id] = this.fromRef(from);
-    this.labelRefs[id] = this.labelRef(id, label);
+    const labelRef = this.labelRef(id, label);
+    if (labelRef !== 0 && this.labelRefs === null) this.labelRefs = ensureCapacity(column(Uint8Array), this.sources.length);
+    if (this.labelRefs !== null) this.labelRefs[id] = labelRef;
     if (userData !== undefined) this.userData.set(id, userData);
     if (handled) {
       this.states[id] = HANDLED;
@@ -412,7 +414,7 @@ export class MemoryRequestQueue implements RequestQueue {
   }
 
   private labelText(id: number): string | undefined {
-    const ref = this.labelRefs[id];
+    const ref = this.labelRefs === null ? 0 : this.labelRefs[id]!;
     return ref === LABEL_OVERFLOW ? this.labelOverflow.get(id) : this.labels[ref];
   }
 
@@ -422,7 +424,7 @@ export class MemoryRequestQueue implements RequestQueue {
     this.sources = ensureCapacity(this.sources, need);
     this.states = ensureCapacity(this.states, need);
     this.depths = ensureCapacity(this.depths, need);
-    this.labelRefs = ensureCapacity(this.labelRefs, need);
+    if (this.labelRefs) this.labelRefs = ensureCapacity(this.labelRefs, need);
     this.fromRefs = ensureCapacity(this.fromRefs, need);
     if (this.discDense) this.discDense = ensureCapacity(this.discDense, need);
   }

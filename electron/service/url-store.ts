@@ -58,15 +58,11 @@ export class UrlStore {
    */
   private lastmodSec = column(Uint32Array);
   /**
-   * Offset + 1 of the journal record holding the URL's first sitemap entry, and of its latest RESULT
-   * record (0 = none), as 40-bit numbers: low 32 bits and high 8 bits. A journal may pass 4 GiB, but
-   * Float64 columns cost 6 bytes more per URL (12 MB at a million URLs, the benchmark's figure).
-   * Read them with entryOffset() and resultOffset().
+   * Journal offsets of the record holding the URL's first sitemap entry, and of its latest RESULT
+   * record (see OffsetColumn). Read them with entryOffset() and resultOffset().
    */
-  private entryLo = column(Uint32Array);
-  private entryHi = column(Uint8Array);
-  private resultLo = column(Uint32Array);
-  private resultHi = column(Uint8Array);
+  private readonly entries = new OffsetColumn();
+  private readonly results = new OffsetColumn();
   /** FROM-table entry + 1 of the first sitemap listing the URL; 0 = none. */
   smFirst = column(Int32Array);
   /** Further sitemaps listing a URL (FROM-table entries), for the few listed more than once. */
@@ -103,8 +99,8 @@ export class UrlStore {
       if (!more) this.smMore.set(id, [ref]);
       else if (!more.includes(ref)) more.push(ref);
     }
-    if (this.entryLo[id] === 0 && this.entryHi[id] === 0 && entryOffset >= 0) {
-      setOffset(this.entryLo, this.entryHi, id, entryOffset);
+    if (!this.entries.has(id) && entryOffset >= 0) {
+      this.entries.set(id, entryOffset);
       if (lastmod !== undefined) this.lastmodSec[id] = lastmodSeconds(parseLastmod(lastmod));
     }
     this.version++;
@@ -117,12 +113,11 @@ export class UrlStore {
 
   /** Records a URL's result (latest wins). */
   result(id: number, stateCode: number, status: number | undefined, title: string | undefined, offset: number): void {
-    if (id >= this.resultLo.length) {
-      this.resultLo = ensureCapacity(this.resultLo, id + 1);
-      this.resultHi = ensureCapacity(this.resultHi, id + 1);
+    if (id >= this.results.length) {
+      this.results.grow(id + 1);
       this.status = ensureCapacity(this.status, id + 1);
     }
-    setOffset(this.resultLo, this.resultHi, id, offset);
+    this.results.set(id, offset);
     this.inFlight.delete(id);
     const prev = this.state[id]!;
     this.tally(prev, this.status[id]!, -1);
@@ -136,12 +131,12 @@ export class UrlStore {
 
   /** Journal offset of the record holding URL `id`'s first sitemap entry, or -1. */
   entryOffset(id: number): number {
-    return getOffset(this.entryLo, this.entryHi, id);
+    return this.entries.get(id);
   }
 
   /** Journal offset of URL `id`'s latest RESULT record, or -1. */
   resultOffset(id: number): number {
-    return id < this.resultLo.length ? getOffset(this.resultLo, this.resultHi, id) : -1;
+    return id < this.results.length ? this.results.get(id) : -1;
   }
 
   /** URL `id`'s HTTP status; 0 = none (not fetched, or no response). */
@@ -183,9 +178,9 @@ export class UrlStore {
 
   /** Bytes held by the columns (for memory reports). */
   allocatedBytes(): number {
-    return [this.state, this.source, this.depth, this.status, this.lastmodSec, this.entryLo, this.entryHi, this.resultLo, this.resultHi, this.smFirst].reduce(
+    return [this.state, this.source, this.depth, this.status, this.lastmodSec, this.smFirst].reduce(
       (n, a) => n + a.byteLength,
-      0,
+      this.entries.bytes() + this.results.bytes(),
     );
   }
 
@@ -209,8 +204,7 @@ export class UrlStore {
     this.source = ensureCapacity(this.source, need);
     this.depth = ensureCapacity(this.depth, need);
     this.lastmodSec = ensureCapacity(this.lastmodSec, need);
-    this.entryLo = ensureCapacity(this.entryLo, need);
-    this.entryHi = ensureCapacity(this.entryHi, need);
+    this.entries.grow(need);
     this.smFirst = ensureCapacity(this.smFirst, need);
   }
 }
@@ -222,17 +216,46 @@ const LASTMOD_CACHE_MAX = 4096;
 /** Offsets past 1 TiB do not fit the 40-bit columns. */
 const MAX_OFFSET = 2 ** 40 - 2;
 
-/** Stores offset + 1 of id in a low/high column pair. */
-function setOffset(lo: Uint32Array, hi: Uint8Array, id: number, offset: number): void {
-  if (offset > MAX_OFFSET) throw new Error(`UrlStore: journal offset ${offset} is past 1 TiB`);
-  const v = offset + 1;
-  lo[id] = v % 0x1_0000_0000;
-  hi[id] = Math.floor(v / 0x1_0000_0000);
-}
+/**
+ * Journal offsets per URL as offset + 1 (0 = none) in 40 bits: the low 32 in a Uint32 column, the high
+ * 8 in a Uint8 column made only once an offset needs it (a journal past 4 GiB). Float64 columns would
+ * cost 4 bytes more per URL, and a high byte from the start 1 more, for crawls that never get there.
+ */
+class OffsetColumn {
+  private lo = column(Uint32Array);
+  private hi: Uint8Array | null = null;
 
-/** The offset stored for id, or -1 when none. */
-function getOffset(lo: Uint32Array, hi: Uint8Array, id: number): number {
-  return hi[id]! * 0x1_0000_0000 + lo[id]! - 1;
+  /** Ids the column has room for. */
+  get length(): number {
+    return this.lo.length;
+  }
+
+  grow(need: number): void {
+    this.lo = ensureCapacity(this.lo, need);
+    if (this.hi) this.hi = ensureCapacity(this.hi, need);
+  }
+
+  has(id: number): boolean {
+    return this.lo[id] !== 0 || (this.hi !== null && this.hi[id] !== 0);
+  }
+
+  set(id: number, offset: number): void {
+    if (offset > MAX_OFFSET) throw new Error(`UrlStore: journal offset ${offset} is past 1 TiB`);
+    const v = offset + 1;
+    this.lo[id] = v % 0x1_0000_0000;
+    const high = Math.floor(v / 0x1_0000_0000);
+    if (high !== 0 && this.hi === null) this.hi = ensureCapacity(column(Uint8Array), this.lo.length);
+    if (this.hi !== null) this.hi[id] = high;
+  }
+
+  /** The offset stored for id, or -1 when none. */
+  get(id: number): number {
+    return (this.hi === null ? 0 : this.hi[id]! * 0x1_0000_0000) + this.lo[id]! - 1;
+  }
+
+  bytes(): number {
+    return this.lo.byteLength + (this.hi?.byteLength ?? 0);
+  }
 }
 
 /** Epoch ms as the lastmod column keeps it: whole seconds, clamped to 1 … 2^32-1; 0 for NaN. */

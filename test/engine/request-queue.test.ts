@@ -409,3 +409,18 @@ test('later discoveries are kept exactly whether few URLs are found again (a map
   assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/new'))), [{ source: 'link', from: U('/p2') }]);
   assert.equal(q.duplicateCount(), 100 + n);
 });
+
+test('labels: none kept until the first, then each URL its own, past 255 distinct ones too', () => {
+  const q = new MemoryRequestQueue();
+  for (let i = 0; i < 3000; i++) q.addRequest({ url: U(`/n${i}`), source: 'sitemap', depth: 0 });
+  const unlabelled = q.allocatedBytes();
+  q.addRequest({ url: U('/l0'), source: 'link', depth: 1, label: 'page' });
+  assert.ok(q.allocatedBytes() >= unlabelled + 3000, 'a label column once a URL has a label');
+  for (let i = 1; i < 300; i++) q.addRequest({ url: U(`/l${i}`), source: 'link', depth: 1, label: `label-${i}` });
+  q.addRequest({ url: U('/after'), source: 'link', depth: 1 });
+  assert.equal(q.get(0)!.label, undefined);
+  assert.equal(q.get(2999)!.label, undefined);
+  assert.equal(q.get(3000)!.label, 'page');
+  assert.equal(q.get(3000 + 299)!.label, 'label-299');
+  assert.equal(q.get(3300)!.label, undefined);
+});

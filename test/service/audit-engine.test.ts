@@ -661,3 +661,22 @@ test('sitemap slots widen past 65,535 sitemaps: a URL listed by the first and th
   assert.deepEqual(e.urlsOf('DUPLICATE_IN_SITEMAP'), [0]);
   assert.deepEqual(e.urlsOf('URL_IN_MULTIPLE_SITEMAPS'), [0, 1]);
 });
+
+test('second sitemaps are told apart the same way for a few URLs (a map) and for most (a column)', () => {
+  const s = new Script();
+  const n = 4000;
+  for (let i = 0; i < n; i++) s.list(u(`/p${i}`), SM);
+  // First a few in a second sitemap, then nearly all: the map becomes a column on the way.
+  for (let i = 0; i < n; i += 2) s.list(u(`/p${i}`), SM2);
+  for (let i = 0; i < n; i += 2) s.list(u(`/p${i}`), i % 4 === 0 ? SM2 : SM3); // again in SM2 (a duplicate), or a third
+  for (let i = 1; i < n; i += 6) s.list(u(`/p${i}`), SM); // odd ones again in their only sitemap (a duplicate)
+  const e = run(s.events);
+  const multi = new Set(e.urlsOf('URL_IN_MULTIPLE_SITEMAPS') as number[]);
+  const dup = new Set(e.urlsOf('DUPLICATE_IN_SITEMAP') as number[]);
+  for (let i = 0; i < n; i++) {
+    const id = s.idOf(u(`/p${i}`));
+    assert.equal(multi.has(id), i % 2 === 0, `/p${i} in more than one sitemap`);
+    assert.equal(dup.has(id), i % 4 === 0 || (i % 2 === 1 && (i - 1) % 6 === 0), `/p${i} listed twice by one sitemap`);
+  }
+  assert.deepEqual(e.sitemapBadges(SM2), [{ code: 'DUPLICATE_IN_SITEMAP', count: n / 4 }]);
+});

@@ -32,7 +32,12 @@ test('UrlStore grows its result columns only as results come, and reads no resul
   assert.equal(s.statusOf(4999), 0);
   assert.equal(s.resultOffset(4999), -1);
   s.result(4999, ST_DONE, 404, undefined, 123);
-  assert.ok(s.allocatedBytes() >= listedOnly + 5000 * 7, 'status and result offsets now cover the ids');
+  assert.ok(s.allocatedBytes() >= listedOnly + 5000 * 6, 'status and result offsets now cover the ids');
+  const before4GiB = s.allocatedBytes();
+  s.result(10, ST_DONE, 200, undefined, 2 ** 32 + 5); // a journal past 4 GiB: the high bytes appear
+  assert.ok(s.allocatedBytes() >= before4GiB + 5000, 'a high-byte column for the result offsets');
+  assert.equal(s.resultOffset(10), 2 ** 32 + 5);
+  assert.equal(s.resultOffset(4999), 123, 'earlier offsets read the same');
   assert.equal(s.statusOf(4999), 404);
   assert.equal(s.resultOffset(4999), 123);
   assert.equal(s.statusOf(4998), 0);

@@ -145,9 +145,14 @@ export class AuditEngine {
   private size = 0;
   /** Facts (F_*), result class (CAT_BITS) and out-of-scope listings (from SCOPE_SHIFT, saturating at 255). */
   private flags = column(Uint32Array);
-  /** Sitemap idx + 1 of the first and second distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
+  /** Sitemap idx + 1 of the first distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
   private first: Uint16Array | Int32Array = column(Uint16Array);
-  private second: Uint16Array | Int32Array = column(Uint16Array);
+  /**
+   * The same for the second distinct sitemap, of the URLs listed by more than one: in a map while few
+   * are (most sitemaps list a URL once), in a column like `first` once more than 1 in 16 are.
+   */
+  private second: Uint16Array | Int32Array | null = null;
+  private readonly secondSparse = new Map<number, number>();
   private readonly keys: UrlKeys;
   private readonly ownKeys: OwnUrlKeys | null;
   /** Third and further distinct sitemaps of a URL (rare). */
@@ -338,7 +343,8 @@ export class AuditEngine {
     return (
       this.flags.byteLength +
       this.first.byteLength +
-      this.second.byteLength
+      (this.second?.byteLength ?? 0) +
+      this.secondSparse.size * 16
     );
   }
 
@@ -464,15 +470,16 @@ export class AuditEngine {
     const ref = s.idx + 1;
     if (ref > 0xffff && this.first instanceof Uint16Array) {
       this.first = widened(this.first);
-      this.second = widened(this.second);
+      if (this.second) this.second = widened(this.second);
     }
     let dup = false;
     if (this.first[id] === 0) this.first[id] = ref;
     else if (this.first[id] === ref) dup = true;
     else {
       this.flags[id] |= F_MULTI;
-      if (this.second[id] === 0) this.second[id] = ref;
-      else if (this.second[id] === ref) dup = true;
+      const second = this.second ? this.second[id]! : (this.secondSparse.get(id) ?? 0);
+      if (second === 0) this.setSecond(id, ref);
+      else if (second === ref) dup = true;
       else {
         let set = this.more.get(id);
         if (!set) this.more.set(id, (set = new Set()));
@@ -483,6 +490,21 @@ export class AuditEngine {
     if (dup) {
       this.flags[id] |= F_DUP;
       bump(s, 'DUPLICATE_IN_SITEMAP', 1);
+    }
+  }
+
+  /** Records the second distinct sitemap of URL `id` (see `second`). */
+  private setSecond(id: number, ref: number): void {
+    if (this.second) {
+      this.second[id] = ref;
+      return;
+    }
+    this.secondSparse.set(id, ref);
+    if (this.secondSparse.size > 1024 && this.secondSparse.size * 16 > this.size) {
+      const col = ensureCapacity(this.first instanceof Int32Array ? column(Int32Array) : column(Uint16Array), this.first.length);
+      for (const [i, v] of this.secondSparse) col[i] = v;
+      this.secondSparse.clear();
+      this.second = col;
     }
   }
 
@@ -570,7 +592,7 @@ export class AuditEngine {
     if (need > this.flags.length) {
       this.flags = ensureCapacity(this.flags, need);
       this.first = ensureCapacity(this.first, need);
-      this.second = ensureCapacity(this.second, need);
+      if (this.second) this.second = ensureCapacity(this.second, need);
     }
     this.size = need;
   }
