@@ -32,9 +32,12 @@ export const RESERVED_ENTRIES = 1 << 25;
 /** Smallest capacity a column grows to. */
 const MIN_CAPACITY = 1024;
 
+/** A 32-bit process has no address space to reserve for dozens of columns: its columns grow by copying. */
+const CAN_RESERVE = process.arch !== 'ia32' && process.arch !== 'arm';
+
 /** An empty column of `ctor`'s type that grows in place (a plain array when the runtime refuses). */
 export function column<T extends Growable>(ctor: GrowableCtor<T>, reserve = RESERVED_ENTRIES): T {
-  return allocate(ctor, 0, reserve);
+  return CAN_RESERVE ? allocate(ctor, 0, reserve) : new ctor(0);
 }
 
 /** Next capacity at least `need`, growing by 1.5× from `current` (minimum 1024): copying growth. */
