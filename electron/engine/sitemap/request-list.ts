@@ -66,7 +66,7 @@ export interface SitemapRequestListOptions {
   /**
    * Parse sitemaps in a worker thread: inflating and tokenizing run on another core and this thread
    * only takes in finished entries. False parses on this thread (same results, about 25% slower
-   * ingest at a million URLs, some 25 MB less memory). Default: true unless the environment sets SPINNERET_PARSE_WORKER=0.
+   * ingest at a million URLs, some 20 MB less memory). Default: true unless the environment sets SPINNERET_PARSE_WORKER=0.
    */
   parseInWorker?: boolean;
 }
