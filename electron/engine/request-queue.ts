@@ -22,6 +22,7 @@
 import type { RequestSource } from '../../shared/model.js';
 import { ByteArena } from './compact/byte-arena.js';
 import { RunRing } from './compact/int-ring.js';
+import { SparseColumn } from './compact/sparse-column.js';
 import { StringIndex } from './compact/string-index.js';
 import { column, ensureCapacity } from './compact/typed-growth.js';
 import {
@@ -60,8 +61,6 @@ const PENDING = 0;
 const IN_PROGRESS = 1;
 const HANDLED = 2;
 
-/** urlOffsets value meaning "the URL is its uniqueKey". */
-const SAME_AS_KEY = 0xffff_ffff;
 /** depths value meaning "see deepDepths". */
 const DEEP = 0xffff;
 /** labelRefs value meaning "see labelOverflow". */
@@ -78,12 +77,11 @@ export class MemoryRequestQueue implements RequestQueue {
   private readonly labels: (string | undefined)[] = [undefined];
 
   /**
-   * Offset of the URL as given (length-prefixed) when it differs from its uniqueKey: in `urlSparse`
-   * until more than 1 in 16 URLs differ, then in the `urlOffsets` column (SAME_AS_KEY for the rest).
-   * A dense column from the start cost 4 bytes per URL for nothing in a sitemap crawl (benchmark).
+   * Offset + 1 of the URL as given (length-prefixed, in `urls`) when it differs from its uniqueKey;
+   * 0 for the rest. Sitemaps list canonical URLs, so this is usually a handful (a dense column from the
+   * start cost 4 bytes per URL for nothing in a sitemap crawl, benchmark).
    */
-  private urlOffsets: Uint32Array | null = null;
-  private readonly urlSparse = new Map<number, number>();
+  private readonly urlOffsets = new SparseColumn();
   private sources = column(Uint8Array);
   private states = column(Uint8Array);
   /** Depth, or DEEP to look in `deepDepths`. */
@@ -91,13 +89,8 @@ export class MemoryRequestQueue implements RequestQueue {
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
   private labelRefs: Uint8Array | null = null;
   private fromRefs = column(Int32Array);
-  /**
-   * Newest later discovery per id, as an index + 1 into the discovery columns (0 = none): in
-   * `discSparse` while few URLs are found again (a sitemap crawl), in the `discDense` column once
-   * more than 1 in 16 are (a link crawl). Read and written through discHeadOf/setDiscHead.
-   */
-  private discDense: Int32Array | null = null;
-  private readonly discSparse = new Map<number, number>();
+  /** Newest later discovery per id, as an index + 1 into the discovery columns (0 = none). */
+  private readonly discHeads = new SparseColumn();
 
   private discNext = column(Int32Array);
   private discSource = column(Uint8Array);
@@ -278,7 +271,7 @@ export class MemoryRequestQueue implements RequestQueue {
   discoveriesOfId(id: number): Discovery[] {
     if (id < 0 || id >= this.keys.size) return [];
     const later: Discovery[] = [];
-    for (let d = this.discHeadOf(id); d !== -1; d = this.discNext[d]) {
+    for (let d = this.discHeads.get(id) - 1; d !== -1; d = this.discNext[d]) {
       later.push(discovery(SOURCES[this.discSource[d]], this.fromText(this.discFrom[d])));
     }
     later.reverse();
@@ -292,9 +285,9 @@ export class MemoryRequestQueue implements RequestQueue {
       this.urls.allocatedBytes() +
       this.froms.allocatedBytes() +
       this.pending.allocatedBytes() +
-      this.urlSparse.size * 16 +
-      this.discSparse.size * 16 +
-      [this.urlOffsets ?? new Uint32Array(0), this.discDense ?? new Int32Array(0), this.sources, this.states, this.depths, this.labelRefs ?? new Uint8Array(0), this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
+      this.urlOffsets.bytes() +
+      this.discHeads.bytes() +
+      [this.sources, this.states, this.depths, this.labelRefs ?? new Uint8Array(0), this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
     );
   }
 
@@ -312,16 +305,7 @@ export class MemoryRequestQueue implements RequestQueue {
     handled: boolean,
   ): void {
     this.ensureColumns(id + 1);
-    if (url === uniqueKey) {
-      if (this.urlOffsets) this.urlOffsets[id] = SAME_AS_KEY;
-    } else {
-      const off = this.urls.appendSized(url);
-      if (this.urlOffsets) this.urlOffsets[id] = off;
-      else {
-        this.urlSparse.set(id, off);
-        if (this.urlSparse.size > 1024 && this.urlSparse.size * 16 > id) this.densifyUrlOffsets();
-      }
-    }
+    if (url !== uniqueKey) this.urlOffsets.set(id, this.urls.appendSized(url) + 1, id + 1, this.sources.length);
     this.sources[id] = source;
     if (depth < DEEP) this.depths[id] = depth;
     else {
@@ -345,10 +329,10 @@ export class MemoryRequestQueue implements RequestQueue {
 
   private build(id: number): Request {
     const uniqueKey = this.keys.get(id);
-    const off = this.urlOffsets ? this.urlOffsets[id] : (this.urlSparse.get(id) ?? SAME_AS_KEY);
+    const off = this.urlOffsets.get(id) - 1;
     const req: Request = {
       id,
-      url: off === SAME_AS_KEY ? uniqueKey : this.urls.readSized(off),
+      url: off === -1 ? uniqueKey : this.urls.readSized(off),
       uniqueKey,
       source: SOURCES[this.sources[id]],
       depth: this.depths[id] === DEEP ? this.deepDepths.get(id)! : this.depths[id],
@@ -365,7 +349,7 @@ export class MemoryRequestQueue implements RequestQueue {
 
   /** Records a later discovery, unless it repeats the latest one exactly (a page linking twice). */
   private addDiscovery(id: number, source: number, fromRef: number): void {
-    const head = this.discHeadOf(id);
+    const head = this.discHeads.get(id) - 1;
     const lastSource = head === -1 ? this.sources[id] : this.discSource[head];
     const lastFrom = head === -1 ? this.fromRefs[id] : this.discFrom[head];
     if (lastSource === source && lastFrom === fromRef) return;
@@ -378,7 +362,7 @@ export class MemoryRequestQueue implements RequestQueue {
     this.discNext[d] = head;
     this.discSource[d] = source;
     this.discFrom[d] = fromRef;
-    this.setDiscHead(id, d);
+    this.discHeads.set(id, d + 1, this.keys.size, this.sources.length);
     this.discCount = d + 1;
   }
 
@@ -420,40 +404,15 @@ export class MemoryRequestQueue implements RequestQueue {
 
   private ensureColumns(need: number): void {
     if (need <= this.sources.length) return;
-    if (this.urlOffsets) this.urlOffsets = ensureCapacity(this.urlOffsets, need);
+    this.urlOffsets.grow(need);
     this.sources = ensureCapacity(this.sources, need);
     this.states = ensureCapacity(this.states, need);
     this.depths = ensureCapacity(this.depths, need);
     if (this.labelRefs) this.labelRefs = ensureCapacity(this.labelRefs, need);
     this.fromRefs = ensureCapacity(this.fromRefs, need);
-    if (this.discDense) this.discDense = ensureCapacity(this.discDense, need);
+    this.discHeads.grow(need);
   }
 
-  private discHeadOf(id: number): number {
-    return (this.discDense ? this.discDense[id] : (this.discSparse.get(id) ?? 0)) - 1;
-  }
-
-  private setDiscHead(id: number, d: number): void {
-    if (this.discDense) {
-      this.discDense[id] = d + 1;
-      return;
-    }
-    this.discSparse.set(id, d + 1);
-    if (this.discSparse.size > 1024 && this.discSparse.size * 16 > this.keys.size) {
-      const col = ensureCapacity(column(Int32Array), this.sources.length);
-      for (const [i, v] of this.discSparse) col[i] = v;
-      this.discSparse.clear();
-      this.discDense = col;
-    }
-  }
-
-  /** Moves the URL offsets from the Map to a column (many URLs differ from their key). */
-  private densifyUrlOffsets(): void {
-    const col = ensureCapacity(column(Uint32Array), this.sources.length).fill(SAME_AS_KEY);
-    for (const [id, off] of this.urlSparse) col[id] = off;
-    this.urlSparse.clear();
-    this.urlOffsets = col;
-  }
 
   private checkId(id: number): void {
     if (!Number.isInteger(id) || id < 0 || id >= this.keys.size) {

@@ -11,6 +11,7 @@
  * sitemaps still being read. Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
+import { SparseColumn } from '../../engine/compact/sparse-column.js';
 import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
 import { parseRobotsDirectives } from '../../engine/links.js';
 import { EngineError } from '../../engine/types.js';
@@ -147,12 +148,8 @@ export class AuditEngine {
   private flags = column(Uint32Array);
   /** Sitemap idx + 1 of the first distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
   private first: Uint16Array | Int32Array = column(Uint16Array);
-  /**
-   * The same for the second distinct sitemap, of the URLs listed by more than one: in a map while few
-   * are (most sitemaps list a URL once), in a column like `first` once more than 1 in 16 are.
-   */
-  private second: Uint16Array | Int32Array | null = null;
-  private readonly secondSparse = new Map<number, number>();
+  /** The same for the second distinct sitemap, of the URLs listed by more than one (most are listed once). */
+  private readonly second = new SparseColumn();
   private readonly keys: UrlKeys;
   private readonly ownKeys: OwnUrlKeys | null;
   /** Third and further distinct sitemaps of a URL (rare). */
@@ -343,8 +340,7 @@ export class AuditEngine {
     return (
       this.flags.byteLength +
       this.first.byteLength +
-      (this.second?.byteLength ?? 0) +
-      this.secondSparse.size * 16
+      this.second.bytes()
     );
   }
 
@@ -470,15 +466,14 @@ export class AuditEngine {
     const ref = s.idx + 1;
     if (ref > 0xffff && this.first instanceof Uint16Array) {
       this.first = widened(this.first);
-      if (this.second) this.second = widened(this.second);
     }
     let dup = false;
     if (this.first[id] === 0) this.first[id] = ref;
     else if (this.first[id] === ref) dup = true;
     else {
       this.flags[id] |= F_MULTI;
-      const second = this.second ? this.second[id]! : (this.secondSparse.get(id) ?? 0);
-      if (second === 0) this.setSecond(id, ref);
+      const second = this.second.get(id);
+      if (second === 0) this.second.set(id, ref, this.size, this.flags.length);
       else if (second === ref) dup = true;
       else {
         let set = this.more.get(id);
@@ -490,21 +485,6 @@ export class AuditEngine {
     if (dup) {
       this.flags[id] |= F_DUP;
       bump(s, 'DUPLICATE_IN_SITEMAP', 1);
-    }
-  }
-
-  /** Records the second distinct sitemap of URL `id` (see `second`). */
-  private setSecond(id: number, ref: number): void {
-    if (this.second) {
-      this.second[id] = ref;
-      return;
-    }
-    this.secondSparse.set(id, ref);
-    if (this.secondSparse.size > 1024 && this.secondSparse.size * 16 > this.size) {
-      const col = ensureCapacity(this.first instanceof Int32Array ? column(Int32Array) : column(Uint16Array), this.first.length);
-      for (const [i, v] of this.secondSparse) col[i] = v;
-      this.secondSparse.clear();
-      this.second = col;
     }
   }
 
@@ -592,7 +572,7 @@ export class AuditEngine {
     if (need > this.flags.length) {
       this.flags = ensureCapacity(this.flags, need);
       this.first = ensureCapacity(this.first, need);
-      if (this.second) this.second = ensureCapacity(this.second, need);
+      this.second.grow(need);
     }
     this.size = need;
   }

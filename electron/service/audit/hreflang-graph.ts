@@ -7,8 +7,9 @@
  * 64-bit hash of its target in a log, in the order edges came; a source's edges are contiguous runs of
  * the log, each run one (start, source id) record. Two hash indexes (a table of each key's newest entry,
  * entries linked to the previous one with their key) find edges by target ("who names B") and runs by
- * source id. Ids are kept by hash only for URLs that are named and whose id is known (the alternates
- * that were admitted, the sources others name). About 16–20 bytes per edge and per run.
+ * source id, a third finds known ids by hash. Ids are kept by hash only for URLs that are named and whose
+ * id is known (the alternates that were admitted, the sources others name). About 16–20 bytes per edge
+ * and per run.
  *
  * Contract: a source has an id, and `targetId` (or `idOf`) knows the id of every URL that was listed
  * with alternates: that is how a named URL is known to be a source.
@@ -23,8 +24,6 @@ export interface HreflangVerdict {
   badTarget: boolean;
 }
 
-/** The id table is rebuilt twice as large past this load. */
-const MAX_LOAD = 0.75;
 /** An index's table is rebuilt twice as large past this load. */
 const INDEX_LOAD = 0.8;
 const MIN_INDEX_SLOTS = 1024;
@@ -67,13 +66,13 @@ class MultiIndex {
 
   /** Whether some entry has `key`. */
   has(key: number): boolean {
-    return this.newest(key) >= 0;
+    return this.latest(key) >= 0;
   }
 
   /** The entries with `key`, ascending. */
   find(key: number): number[] {
     const out: number[] = [];
-    for (let e = this.newest(key); e >= 0; e = this.prev[e]! - 1) out.push(e);
+    for (let e = this.latest(key); e >= 0; e = this.prev[e]! - 1) out.push(e);
     return out.length > 1 ? out.reverse() : out;
   }
 
@@ -82,7 +81,7 @@ class MultiIndex {
   }
 
   /** The newest entry with `key`, or -1. */
-  private newest(key: number): number {
+  latest(key: number): number {
     for (let slot = hashSlot(key, this.mask); ; slot = (slot + 1) & this.mask) {
       const v = this.slots[slot]!;
       if (v === 0) return -1;
@@ -117,12 +116,11 @@ export class HreflangGraph {
   private readonly byTarget = new MultiIndex((e) => this.edgeTarget[e]!);
   private readonly bySource = new MultiIndex((r) => this.runSource[r]!);
 
-  // hash → id of named URLs whose id is known: open addressing, entry + 1 per slot (0 = empty)
-  private idSlots = new Int32Array(1024);
-  private idMask = 1023;
+  // hash → id of named URLs whose id is known (each hash learnt once)
   private idHash = column(Float64Array);
   private idValue = column(Int32Array);
   private idCount = 0;
+  private readonly byHash = new MultiIndex((n) => this.idHash[n]!);
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
   constructor(private readonly idOf: (hash: number) => number) {}
@@ -193,8 +191,8 @@ export class HreflangGraph {
 
   /** Bytes held by the typed arrays. */
   allocatedBytes(): number {
-    return [this.edgeTarget, this.runStart, this.runSource, this.idSlots, this.idHash, this.idValue]
-      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes());
+    return [this.edgeTarget, this.runStart, this.runSource, this.idHash, this.idValue]
+      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes() + this.byHash.bytes());
   }
 
   // ------------------------------------------------------------ edges and runs
@@ -246,11 +244,8 @@ export class HreflangGraph {
 
   /** The id known for a named hash, or -1. */
   private idOfHash(hash: number): number {
-    for (let slot = hashSlot(hash, this.idMask); ; slot = (slot + 1) & this.idMask) {
-      const v = this.idSlots[slot]!;
-      if (v === 0) return -1;
-      if (this.idHash[v - 1] === hash) return this.idValue[v - 1]!;
-    }
+    const n = this.byHash.latest(hash);
+    return n < 0 ? -1 : this.idValue[n]!;
   }
 
   /** Records the id of a hash that has none yet. */
@@ -260,17 +255,7 @@ export class HreflangGraph {
     this.idValue = ensureCapacity(this.idValue, n + 1);
     this.idHash[n] = hash;
     this.idValue[n] = id;
-    if (this.idCount > this.idSlots.length * MAX_LOAD) {
-      this.idSlots = new Int32Array(this.idSlots.length * 2);
-      this.idMask = this.idSlots.length - 1;
-      for (let k = 0; k < this.idCount; k++) this.placeId(k);
-    } else this.placeId(n);
-  }
-
-  private placeId(n: number): void {
-    let slot = hashSlot(this.idHash[n]!, this.idMask);
-    while (this.idSlots[slot] !== 0) slot = (slot + 1) & this.idMask;
-    this.idSlots[slot] = n + 1;
+    this.byHash.add(n);
   }
 }
 
