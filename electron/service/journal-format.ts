@@ -22,6 +22,7 @@
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
+import { jsonString, priorityText } from '../engine/json-text.js';
 import type { HreflangAlternate, RequestSource, SitemapImage, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../shared/model.js';
 
 export const REC_ADMIT = 0;
@@ -116,24 +117,6 @@ function encodeTail(entry: SitemapUrlEntry | undefined, extra: AdmitExtra | unde
   if (changefreq !== undefined) return ',' + lm + ',' + jsonString(changefreq);
   if (lastmod !== undefined) return ',' + lm;
   return '';
-}
-
-/** The usual priorities (0.0, 0.1 … 1.0) as JSON, ready: a number's text costs more than the rest of the tail. */
-const PRIORITY_TEXT = Array.from({ length: 11 }, (_, i) => String(i / 10));
-
-/** A priority as JSON (the usual ones from a table). */
-function priorityText(p: number): string {
-  const tenths = Math.round(p * 10);
-  // tenths / 10 is the same double as p exactly when p is that tenth, so the texts are the same too.
-  return tenths >= 0 && tenths <= 10 && tenths / 10 === p ? PRIORITY_TEXT[tenths]! : String(p);
-}
-
-/** A string that needs no escaping in JSON (no quote, backslash, control character or surrogate). */
-const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
-/** JSON.stringify of a string, faster for the common plain ones (URLs, dates). */
-export function jsonString(s: string): string {
-  return PLAIN.test(s) ? '"' + s + '"' : JSON.stringify(s);
 }
 
 /** Decodes a parsed ADMIT array. */

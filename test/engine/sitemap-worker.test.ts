@@ -9,11 +9,12 @@ import { createReadStream, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import type { SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
 import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
 import { ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
 import { tryUniqueKey } from '../../electron/engine/url.js';
-import { AHEAD, packKey, unpackKey, type WireUrlItem } from '../../electron/engine/sitemap/worker-protocol.js';
+import { AHEAD, packKey, unpackKey, wireItem, wireUrlItem, type WireUrlItem } from '../../electron/engine/sitemap/worker-protocol.js';
 
 const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -271,4 +272,36 @@ test('the uniqueKey travels compactly: 1 for the loc itself, the key when it dif
     assert.equal(back.uniqueKey, key);
     assert.deepEqual(Object.keys(back), ['kind', 'entry', 'uniqueKey'], 'the key is where the JSON put it');
   }
+});
+
+test('a URL item written by hand is the JSON that JSON.stringify writes, whatever the entry holds', () => {
+  const entries: SitemapUrlEntry[] = [
+    { loc: 'http://127.0.0.1/a' },
+    { loc: 'http://127.0.0.1/a?b="c"&d=\\e\u0001\n', lastmod: '2024-01-02', changefreq: 'Daily\t', priority: 0.35 },
+    { loc: 'http://127.0.0.1/ünï/✓/\ud83d\ude00', lastmod: '2024-01-02T03:04:05+00:00', changefreq: 'weekly', priority: 1 },
+    { loc: 'http://127.0.0.1/lone-surrogate-\ud800', priority: 0 },
+    { loc: 'http://127.0.0.1/p', priority: -0 },
+    { loc: 'http://127.0.0.1/p', priority: NaN },
+    { loc: 'http://127.0.0.1/p', priority: 0.1 + 0.2 },
+    { loc: 'http://127.0.0.1/p', priority: 1e-7 },
+    {
+      loc: 'HTTP://Example.COM:80/a#x',
+      alternates: [{ lang: 'de', href: 'http://example.com/de/"a"' }],
+      images: [{ loc: 'http://example.com/i.jpg', title: 'A "title"' }],
+      videos: [{ thumbnailLoc: 'http://example.com/t.jpg', title: 't', description: 'd', contentLoc: 'http://example.com/v.mp4' }],
+      news: { publicationName: 'P', publicationLanguage: 'en', title: 'T', publicationDate: '2024-01-02' },
+    },
+    { loc: 'http://[bad' },
+  ];
+  for (let i = 0; i <= 10; i++) entries.push({ loc: `http://127.0.0.1/p${i}`, priority: i / 10 });
+  for (const entry of entries) {
+    const key = tryUniqueKey(entry.loc);
+    const item: WireUrlItem = { kind: 'url', entry: { ...entry } };
+    packKey(item, key);
+    const want = JSON.stringify(item);
+    assert.equal(wireUrlItem(entry, key), want, want);
+    assert.equal(wireItem({ kind: 'url', entry }), want, 'wireItem works the key out itself');
+  }
+  const problem: SitemapItem = { kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } };
+  assert.equal(wireItem(problem), JSON.stringify(problem));
 });

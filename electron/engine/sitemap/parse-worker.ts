@@ -5,8 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { streamMapped } from './stream.js';
-import { tryUniqueKey } from '../url.js';
-import { AHEAD, packKey, type FromWorker, type ToWorker, type WireUrlItem } from './worker-protocol.js';
+import { AHEAD, wireItem, type FromWorker, type ToWorker } from './worker-protocol.js';
 
 if (!parentPort) throw new Error('parse-worker.ts runs as a worker thread only.');
 const port = parentPort;
@@ -80,10 +79,7 @@ const sessions = new Map<number, Session>();
 async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opts']): Promise<void> {
   // Each item becomes JSON as soon as it is read; the uniqueKey is worked out here too:
   // canonicalising a URL costs the frontier's thread more than taking it in.
-  const gen = streamMapped(session.body(), opts, (item) => {
-    if (item.kind === 'url') packKey(item as WireUrlItem, tryUniqueKey(item.entry.loc));
-    return JSON.stringify(item);
-  });
+  const gen = streamMapped(session.body(), opts, wireItem);
   try {
     let r = await gen.next();
     while (!r.done) {

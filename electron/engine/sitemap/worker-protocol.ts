@@ -7,7 +7,10 @@
  * structured clone of the same objects), at most AHEAD batches beyond the ones the main thread's
  * consumer has taken (`ack`), so memory stays bounded whatever the pace of the frontier.
  */
-import type { SitemapSummary } from '../types.js';
+import type { SitemapUrlEntry } from '../../../shared/model.js';
+import { jsonString, priorityText } from '../json-text.js';
+import type { SitemapItem, SitemapSummary } from '../types.js';
+import { tryUniqueKey } from '../url.js';
 import type { StreamSitemapOptions } from './stream.js';
 
 /** Batches the worker may post before the consumer takes one. */
@@ -51,6 +54,28 @@ export function packKey(item: WireUrlItem, key: string | null): void {
 }
 
 /**
+ * Worker side: a URL item as JSON, the same as JSON.stringify of the item with packKey applied, written
+ * by hand: JSON.stringify walking each entry object costs more than the concatenation.
+ */
+export function wireUrlItem(entry: SitemapUrlEntry, key: string | null): string {
+  let s = '{"kind":"url","entry":{"loc":' + jsonString(entry.loc);
+  if (entry.lastmod !== undefined) s += ',"lastmod":' + jsonString(entry.lastmod);
+  if (entry.changefreq !== undefined) s += ',"changefreq":' + jsonString(entry.changefreq);
+  if (entry.priority !== undefined) s += ',"priority":' + priorityText(entry.priority);
+  if (entry.alternates !== undefined) s += ',"alternates":' + JSON.stringify(entry.alternates);
+  if (entry.images !== undefined) s += ',"images":' + JSON.stringify(entry.images);
+  if (entry.videos !== undefined) s += ',"videos":' + JSON.stringify(entry.videos);
+  if (entry.news !== undefined) s += ',"news":' + JSON.stringify(entry.news);
+  s += '},"uniqueKey":' + (key === null ? '0' : key === entry.loc ? '1' : jsonString(key)) + '}';
+  // Reading a character makes V8 flatten the concatenation into one string now: left a tree of
+  // pieces until the batch is joined, it kept the entry's strings alive through the worker's small
+  // young generation (the hand-written JSON was no faster than JSON.stringify that way; flat, 10%
+  // less worker time per URL, measured over 200k URLs).
+  s.charCodeAt(0);
+  return s;
+}
+
+/**
  * Main side: turns the compact uniqueKey back into SitemapItem.uniqueKey, in place: the property
  * stays where the JSON put it (deleting or adding one would send every item object to a slower
  * shape, measured at 3% of the engine thread).
@@ -59,4 +84,9 @@ export function unpackKey(item: WireUrlItem): void {
   const u = item.uniqueKey;
   if (u === 1) item.uniqueKey = item.entry.loc;
   else if (u === 0) item.uniqueKey = null;
+}
+
+/** Worker side: any item as JSON; a URL item carries its uniqueKey (worked out here) compactly. */
+export function wireItem(item: SitemapItem): string {
+  return item.kind === 'url' ? wireUrlItem(item.entry, tryUniqueKey(item.entry.loc)) : JSON.stringify(item);
 }
