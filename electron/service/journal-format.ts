@@ -22,8 +22,11 @@
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
-import { jsonString, priorityText } from '../engine/json-text.js';
-import type { HreflangAlternate, RequestSource, SitemapImage, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../shared/model.js';
+import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
+import { jsonString } from '../engine/json-text.js';
+import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../engine/sitemap/entry-codec.js';
+
+export { decodeEntry };
 
 export const REC_ADMIT = 0;
 export const REC_DUP = 1;
@@ -42,12 +45,8 @@ export const RESULT_STATES = ['queued', 'done', 'error', 'blocked'] as const;
 /** from ref meaning "no discoveredFrom". */
 export const NO_FROM = -1;
 
-/** The compact `extra` element of an ADMIT record. */
-export interface AdmitExtra {
-  a?: [string, string][];
-  i?: SitemapImage[];
-  v?: SitemapVideo[];
-  n?: SitemapNews;
+/** The compact `extra` element of an ADMIT record: the entry's (see entry-codec.ts), and the request's own. */
+export interface AdmitExtra extends EntryExtra {
   k?: string;
   l?: string;
   u?: Record<string, unknown>;
@@ -82,41 +81,12 @@ export function encodeAdmit(
 ): string {
   const s = SOURCES.indexOf(source) + (listed ? LISTED_FLAG : 0);
   let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + jsonString(url);
-  let extra = entryExtra(entry);
+  let extra: AdmitExtra | undefined = entryExtra(entry);
   if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
   if (label !== undefined) (extra ??= {}).l = label;
   if (userData !== undefined) (extra ??= {}).u = userData;
   line += encodeTail(entry, extra);
   return line + ']\n';
-}
-
-/** The entry's hreflang, images, videos and news, compactly; undefined when it has none. */
-function entryExtra(entry: SitemapUrlEntry | undefined): AdmitExtra | undefined {
-  if (!entry) return undefined;
-  let extra: AdmitExtra | undefined;
-  if (entry.alternates?.length) (extra ??= {}).a = entry.alternates.map((h) => [h.lang, h.href]);
-  if (entry.images?.length) (extra ??= {}).i = entry.images;
-  if (entry.videos?.length) (extra ??= {}).v = entry.videos;
-  if (entry.news) (extra ??= {}).n = entry.news;
-  return extra;
-}
-
-/** `,lastmod,changefreq,priority,extra` with placeholders for absent fields and trailing absents dropped. */
-function encodeTail(entry: SitemapUrlEntry | undefined, extra: AdmitExtra | undefined): string {
-  // 0 stands for an absent lastmod/changefreq, null for an absent priority (0.0 is a real priority).
-  const lastmod = entry?.lastmod;
-  const changefreq = entry?.changefreq;
-  const priority = entry?.priority;
-  const hasPriority = priority !== undefined && Number.isFinite(priority);
-  const lm = lastmod !== undefined ? jsonString(lastmod) : '0';
-  if (extra) {
-    const cf = changefreq !== undefined ? jsonString(changefreq) : '0';
-    return ',' + lm + ',' + cf + ',' + (hasPriority ? priorityText(priority) : 'null') + ',' + JSON.stringify(extra);
-  }
-  if (hasPriority) return ',' + lm + ',' + (changefreq !== undefined ? jsonString(changefreq) : '0') + ',' + priorityText(priority);
-  if (changefreq !== undefined) return ',' + lm + ',' + jsonString(changefreq);
-  if (lastmod !== undefined) return ',' + lm;
-  return '';
 }
 
 /** Decodes a parsed ADMIT array. */
@@ -143,25 +113,6 @@ export function decodeAdmit(r: unknown[]): AdmitRecord {
 /** Index of lastmod in an ADMIT record and in a DUP record. */
 export const ADMIT_TAIL = 6;
 export const DUP_TAIL = 4;
-
-/** The sitemap entry carried by a parsed ADMIT (tail ADMIT_TAIL) or DUP (tail DUP_TAIL) array. */
-export function decodeEntry(r: unknown[], tail: number, url: string): SitemapUrlEntry {
-  const entry: SitemapUrlEntry = { loc: url };
-  const lastmod = r[tail];
-  const changefreq = r[tail + 1];
-  const priority = r[tail + 2];
-  const extra = r[tail + 3] as AdmitExtra | undefined;
-  if (typeof lastmod === 'string') entry.lastmod = lastmod;
-  if (typeof changefreq === 'string') entry.changefreq = changefreq;
-  if (typeof priority === 'number') entry.priority = priority;
-  if (extra) {
-    if (extra.a) entry.alternates = extra.a.map(([lang, href]): HreflangAlternate => ({ lang, href }));
-    if (extra.i) entry.images = extra.i;
-    if (extra.v) entry.videos = extra.v;
-    if (extra.n) entry.news = extra.n;
-  }
-  return entry;
-}
 
 /** Encodes a DUP line; a sitemap listing carries its entry (its lastmod may differ from the first one's). */
 export function encodeDup(id: number, source: RequestSource, from: number, entry: SitemapUrlEntry | undefined): string {

@@ -14,7 +14,7 @@ import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js
 import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
 import { ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
 import { tryUniqueKey } from '../../electron/engine/url.js';
-import { AHEAD, packKey, unpackKey, wireItem, wireUrlItem, type WireUrlItem } from '../../electron/engine/sitemap/worker-protocol.js';
+import { AHEAD, fromWire, wireItem } from '../../electron/engine/sitemap/worker-protocol.js';
 
 const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -257,31 +257,13 @@ test('a worker that dies mid-read ends that reading with SITEMAP_WORKER_FAILED a
   assert.equal(pool.fallbackReason, null, 'a worker that ran is not given up on: the next reading starts a new one');
 });
 
-test('the uniqueKey travels compactly: 1 for the loc itself, the key when it differs, 0 for none', () => {
-  const cases: [string, string | null, string | 0 | 1][] = [
-    ['http://127.0.0.1/a', 'http://127.0.0.1/a', 1],
-    ['HTTP://Example.COM:80/a#x', 'http://example.com/a', 'http://example.com/a'],
-    ['http://[bad', null, 0],
-  ];
-  for (const [loc, key, wire] of cases) {
-    const item: WireUrlItem = { kind: 'url', entry: { loc } };
-    packKey(item, key);
-    assert.equal(item.uniqueKey, wire);
-    const back = JSON.parse(JSON.stringify(item)) as WireUrlItem;
-    unpackKey(back);
-    assert.equal(back.uniqueKey, key);
-    assert.deepEqual(Object.keys(back), ['kind', 'entry', 'uniqueKey'], 'the key is where the JSON put it');
-  }
-});
-
-test('a URL item written by hand is the JSON that JSON.stringify writes, whatever the entry holds', () => {
+test('items cross to the main thread as they are, a URL item as a row with its uniqueKey compact (1 for the loc itself, 0 for none)', () => {
   const entries: SitemapUrlEntry[] = [
     { loc: 'http://127.0.0.1/a' },
     { loc: 'http://127.0.0.1/a?b="c"&d=\\e\u0001\n', lastmod: '2024-01-02', changefreq: 'Daily\t', priority: 0.35 },
     { loc: 'http://127.0.0.1/ünï/✓/\ud83d\ude00', lastmod: '2024-01-02T03:04:05+00:00', changefreq: 'weekly', priority: 1 },
     { loc: 'http://127.0.0.1/lone-surrogate-\ud800', priority: 0 },
-    { loc: 'http://127.0.0.1/p', priority: -0 },
-    { loc: 'http://127.0.0.1/p', priority: NaN },
+    { loc: 'http://127.0.0.1/p', changefreq: 'daily' },
     { loc: 'http://127.0.0.1/p', priority: 0.1 + 0.2 },
     { loc: 'http://127.0.0.1/p', priority: 1e-7 },
     {
@@ -291,17 +273,19 @@ test('a URL item written by hand is the JSON that JSON.stringify writes, whateve
       videos: [{ thumbnailLoc: 'http://example.com/t.jpg', title: 't', description: 'd', contentLoc: 'http://example.com/v.mp4' }],
       news: { publicationName: 'P', publicationLanguage: 'en', title: 'T', publicationDate: '2024-01-02' },
     },
+    { loc: 'http://127.0.0.1/n', lastmod: '2024-01-02', news: { title: 'only news' } },
     { loc: 'http://[bad' },
   ];
   for (let i = 0; i <= 10; i++) entries.push({ loc: `http://127.0.0.1/p${i}`, priority: i / 10 });
-  for (const entry of entries) {
-    const key = tryUniqueKey(entry.loc);
-    const item: WireUrlItem = { kind: 'url', entry: { ...entry } };
-    packKey(item, key);
-    const want = JSON.stringify(item);
-    assert.equal(wireUrlItem(entry, key), want, want);
-    assert.equal(wireItem({ kind: 'url', entry }), want, 'wireItem works the key out itself');
-  }
-  const problem: SitemapItem = { kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } };
-  assert.equal(wireItem(problem), JSON.stringify(problem));
+  const items: SitemapItem[] = entries.map((entry) => ({ kind: 'url', entry }));
+  items.push({ kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } }, { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' });
+  const back = fromWire('[' + items.map(wireItem).join(',') + ']');
+  assert.equal(back.length, items.length);
+  items.forEach((item, i) => {
+    const want = item.kind === 'url' ? { ...item, uniqueKey: tryUniqueKey(item.entry.loc) } : item;
+    assert.deepEqual(back[i], want, JSON.stringify(item));
+    if (item.kind === 'url') assert.deepEqual(Object.keys((back[i] as typeof want & { entry: object }).entry), Object.keys(item.entry), 'fields in the parser\'s order');
+  });
+  assert.equal(wireItem(items[0]!), '["http://127.0.0.1/a",1]', 'the loc as its own key is written 1');
+  assert.equal(wireItem({ kind: 'url', entry: { loc: 'http://[bad' } }), '["http://[bad",0]', 'no key is written 0');
 });

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { SitemapItem, SitemapSummary } from '../types.js';
 import { streamSitemap, type StreamSitemapOptions } from './stream.js';
-import { unpackKey, type FromWorker, type ToWorker, type WireUrlItem } from './worker-protocol.js';
+import { fromWire, type FromWorker, type ToWorker } from './worker-protocol.js';
 
 /**
  * What the consumer of a session is told: a worker message, or that the worker is gone: `lost`
@@ -115,9 +115,7 @@ export class ParseWorkerPool {
       for (;;) {
         const m = await session.next();
         if (m.t === 'items') {
-          const items = JSON.parse(m.json) as SitemapItem[];
-          for (const item of items) if (item.kind === 'url') unpackKey(item as WireUrlItem);
-          yield items;
+          yield fromWire(m.json);
         } else if (m.t === 'done') {
           return m.summary;
         } else if (m.t === 'unstarted') {
