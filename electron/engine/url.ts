@@ -6,6 +6,7 @@
  * default port, fragment, dot segments, percent-encoding spelling).
  */
 import { getDomain } from 'tldts';
+import { hasPrefix } from './prefix.js';
 import { EngineError } from './types.js';
 import type { ScopeMode } from '../../shared/model.js';
 
@@ -272,8 +273,8 @@ export function inSitemapScope(entryUrl: string, sitemapUrl: string): boolean {
   const { origin, dir } = lastSitemap;
   // Fast accept: the entry is literally spelled under the sitemap's directory.
   if (
-    entryUrl.startsWith(origin) &&
-    entryUrl.startsWith(dir, origin.length) &&
+    hasPrefix(entryUrl, origin) &&
+    hasPrefix(entryUrl, dir, origin.length) &&
     isFastPathCanonical(entryUrl)
   ) {
     return true;

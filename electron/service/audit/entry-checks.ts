@@ -2,6 +2,7 @@
  * Checks on one sitemap entry that need no fetch: its date, and whether it is written on another
  * scheme or www/apex variant of the crawled site.
  */
+import { hasPrefix } from '../../engine/prefix.js';
 import { isW3cDatetime } from '../../engine/sitemap/datetime.js';
 import { parseLastmod } from '../url-store.js';
 
@@ -58,7 +59,7 @@ export class SiteVariants {
    * than the crawl (http↔https, www↔apex). Another host entirely is not a variant.
    */
   isVariant(url: string): boolean {
-    if (url.startsWith(this.originSlash)) return false;
+    if (hasPrefix(url, this.originSlash)) return false;
     const m = AUTHORITY.exec(url);
     if (m === null) return false;
     const scheme = m[1]!.toLowerCase();
