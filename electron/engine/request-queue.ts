@@ -146,6 +146,7 @@ export class MemoryRequestQueue implements RequestQueue {
       if (init.discoveredFrom !== undefined) req.discoveredFrom = init.discoveredFrom;
       if (init.userData !== undefined) req.userData = init.userData;
       if (init.sitemapEntry) req.sitemapEntry = init.sitemapEntry;
+      if (init.sitemapEntryJson !== undefined) req.sitemapEntryJson = init.sitemapEntryJson;
       this.opts.onAdmitted(req, handled ? 'listed' : 'queued');
     }
     return { uniqueKey, id, wasAlreadyPresent: false, wasAlreadyHandled: false };

@@ -40,6 +40,11 @@ export interface RequestInit {
   discoveredFrom?: string;
   /** Sitemap data when the URL came from a sitemap entry. */
   sitemapEntry?: SitemapUrlEntry;
+  /**
+   * The entry as the parse worker wrote it: `"loc",lastmod,changefreq,priority,extra` (JSON array
+   * elements, see sitemap/entry-codec.ts), so the journal copies it instead of encoding it again.
+   */
+  sitemapEntryJson?: string;
 }
 
 /** A request admitted to the frontier. */
@@ -154,8 +159,9 @@ export type SitemapItem =
   /**
    * uniqueKey: the loc's uniqueKey when the parse worker computed it (null: the loc has none), so
    * the frontier's thread need not canonicalise it again; absent when parsed on the engine's thread.
+   * entryJson: the entry as the worker wrote it (see RequestInit.sitemapEntryJson).
    */
-  | { kind: 'url'; entry: SitemapUrlEntry; uniqueKey?: string | null }
+  | { kind: 'url'; entry: SitemapUrlEntry; uniqueKey?: string | null; entryJson?: string }
   | { kind: 'sitemap'; loc: string; lastmod?: string }
   | { kind: 'problem'; problem: Problem };
 

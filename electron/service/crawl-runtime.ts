@@ -517,7 +517,7 @@ export class CrawlRuntime {
         from = -2 - ref;
       } else from = this.fromRef(req.discoveredFrom);
       const entry = req.source === 'sitemap' ? req.sitemapEntry : undefined;
-      const off = w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
+      const off = w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData, entry && req.sitemapEntryJson));
       this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
       if (this.data.auditLive) this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');

@@ -78,15 +78,39 @@ export function encodeAdmit(
   entry: SitemapUrlEntry | undefined,
   label: string | undefined,
   userData: Record<string, unknown> | undefined,
+  /** The entry as `"url",lastmod,…` (RequestInit.sitemapEntryJson), used as it is when it fits. */
+  entryJson?: string,
 ): string {
   const s = SOURCES.indexOf(source) + (listed ? LISTED_FLAG : 0);
-  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + jsonString(url);
+  const head = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',';
+  // The written entry fits when nothing joins its extra and it spells `url` plainly (no escapes).
+  if (entryJson !== undefined && uniqueKey === url && label === undefined && userData === undefined && spells(entryJson, url)) {
+    return head + entryJson + ']\n';
+  }
+  let line = head + jsonString(url);
   let extra: AdmitExtra | undefined = entryExtra(entry);
   if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
   if (label !== undefined) (extra ??= {}).l = label;
   if (userData !== undefined) (extra ??= {}).u = userData;
   line += encodeTail(entry, extra);
   return line + ']\n';
+}
+
+/** Whether `json` starts with `url` as a JSON string without escapes: `"url"` then `,` or its end. */
+function spells(json: string, url: string): boolean {
+  const end = url.length + 1;
+  return (
+    json.charCodeAt(0) === 34 &&
+    json.charCodeAt(end) === 34 &&
+    (json.length === end + 1 || json.charCodeAt(end + 1) === 44) &&
+    json.slice(1, end) === url &&
+    noBackslashBefore(json, end)
+  );
+}
+
+function noBackslashBefore(s: string, end: number): boolean {
+  const b = s.indexOf('\\');
+  return b === -1 || b > end;
 }
 
 /** Decodes a parsed ADMIT array. */

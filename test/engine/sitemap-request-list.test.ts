@@ -118,6 +118,8 @@ test('reads an index and its urlsets (gzip file included) into RequestInits, bre
       depth: 0,
       discoveredFrom: `${o}/a.xml`,
       sitemapEntry: { loc: `${o}/a1`, lastmod: '2024-04-30' },
+      // the entry as the journal writes it, written by the parse worker too
+      sitemapEntryJson: `"${o}/a1","2024-04-30"`,
       label: 'page',
       userData: { from: 'sm' },
     });
@@ -155,8 +157,8 @@ test('parsed on this thread (parseInWorker false, or SPINNERET_PARSE_WORKER=0): 
   const saved = process.env.SPINNERET_PARSE_WORKER;
   try {
     const inWorker = await drain(makeList(server, ['/index.xml']).list);
-    assert.ok(inWorker.every((r) => r.uniqueKey === r.url));
-    const expected = inWorker.map(({ uniqueKey: _key, ...rest }) => rest);
+    assert.ok(inWorker.every((r) => r.uniqueKey === r.url && r.sitemapEntryJson?.startsWith(`"${r.url}"`)));
+    const expected = inWorker.map(({ uniqueKey: _key, sitemapEntryJson: _json, ...rest }) => rest);
     assert.equal(expected.length, 3);
 
     assert.deepEqual(await drain(makeList(server, ['/index.xml'], { parseInWorker: false }).list), expected);

@@ -14,7 +14,9 @@ import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js
 import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
 import { ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
 import { tryUniqueKey } from '../../electron/engine/url.js';
-import { AHEAD, fromWire, wireItem } from '../../electron/engine/sitemap/worker-protocol.js';
+import { jsonString } from '../../electron/engine/json-text.js';
+import { encodeTail, entryExtra } from '../../electron/engine/sitemap/entry-codec.js';
+import { AHEAD, fromWire, wireBatch, wireItem } from '../../electron/engine/sitemap/worker-protocol.js';
 
 const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -45,6 +47,11 @@ function chunked(bytes: Buffer, size: number) {
   return { iterable: gen(), state };
 }
 
+/** What the journal writes of an entry after `[0,id,s,depth,from,`. */
+function entryText(entry: SitemapUrlEntry): string {
+  return jsonString(entry.loc) + encodeTail(entry, entryExtra(entry));
+}
+
 type Stream = (body: AsyncIterable<Buffer>, opts: { url: string; batchSize?: number }) => AsyncGenerator<SitemapItem[], SitemapSummary, void>;
 
 /**
@@ -61,7 +68,10 @@ async function collect(stream: Stream, body: AsyncIterable<Buffer>, url: string,
     for (const item of r.value) {
       if (item.kind === 'url' && item.uniqueKey !== undefined) {
         assert.equal(item.uniqueKey, tryUniqueKey(item.entry.loc), item.entry.loc);
+        if (item.uniqueKey === item.entry.loc) assert.equal(item.entryJson, entryText(item.entry), 'the entry as the journal writes it');
+        else assert.equal(item.entryJson, undefined);
         delete item.uniqueKey;
+        delete item.entryJson;
         keyed++;
       }
       items.push(item);
@@ -279,13 +289,16 @@ test('items cross to the main thread as they are, a URL item as a row with its u
   for (let i = 0; i <= 10; i++) entries.push({ loc: `http://127.0.0.1/p${i}`, priority: i / 10 });
   const items: SitemapItem[] = entries.map((entry) => ({ kind: 'url', entry }));
   items.push({ kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } }, { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' });
-  const back = fromWire('[' + items.map(wireItem).join(',') + ']');
+  const { json, ends } = wireBatch(items.map(wireItem));
+  const back = fromWire(json, ends);
   assert.equal(back.length, items.length);
+  assert.ok(fromWire(json).every((item) => item.kind !== 'url' || item.entryJson === undefined), 'no entry text without the ends');
   items.forEach((item, i) => {
-    const want = item.kind === 'url' ? { ...item, uniqueKey: tryUniqueKey(item.entry.loc) } : item;
+    const key = item.kind === 'url' ? tryUniqueKey(item.entry.loc) : null;
+    const want = item.kind !== 'url' ? item : key === item.entry.loc ? { ...item, uniqueKey: key, entryJson: entryText(item.entry) } : { ...item, uniqueKey: key };
     assert.deepEqual(back[i], want, JSON.stringify(item));
     if (item.kind === 'url') assert.deepEqual(Object.keys((back[i] as typeof want & { entry: object }).entry), Object.keys(item.entry), 'fields in the parser\'s order');
   });
-  assert.equal(wireItem(items[0]!), '["http://127.0.0.1/a",1]', 'the loc as its own key is written 1');
-  assert.equal(wireItem({ kind: 'url', entry: { loc: 'http://[bad' } }), '["http://[bad",0]', 'no key is written 0');
+  assert.equal(wireItem(items[0]!), '[1,"http://127.0.0.1/a"]', 'the loc as its own key is written 1');
+  assert.equal(wireItem({ kind: 'url', entry: { loc: 'http://[bad' } }), '[0,"http://[bad"]', 'no key is written 0');
 });

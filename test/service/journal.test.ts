@@ -10,6 +10,9 @@ import path from 'node:path';
 import { JournalWriter } from '../../electron/service/journal-writer.js';
 import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal-reader.js';
 import { ADMIT_TAIL, DUP_TAIL, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal-format.js';
+import { jsonString } from '../../electron/engine/json-text.js';
+import { encodeTail, entryExtra } from '../../electron/engine/sitemap/entry-codec.js';
+import type { SitemapUrlEntry } from '../../shared/model.js';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'spinneret-journal-'));
@@ -56,6 +59,27 @@ test('a uniqueKey that differs from the URL, a label and userData are kept', () 
   assert.equal(rec.label, 'page');
   assert.deepEqual(rec.userData, { x: 1 });
   assert.equal(rec.entry, undefined);
+});
+
+test("the entry's JSON from the parse worker is copied when it fits, and the line is the one encoding would write", () => {
+  const text = (e: SitemapUrlEntry) => jsonString(e.loc) + encodeTail(e, entryExtra(e));
+  const plain: SitemapUrlEntry = { loc: 'https://shop.example/p/1', lastmod: '2024-01-15', priority: 0.5, alternates: [{ lang: 'de', href: 'https://shop.example/de/p/1' }] };
+  const quoted: SitemapUrlEntry = { loc: 'https://shop.example/p/"1"\\', changefreq: 'daily' };
+  for (const e of [plain, quoted, { loc: 'https://shop.example/p/2' }]) {
+    const want = encodeAdmit(1, 'sitemap', false, 0, -2, e.loc, e.loc, e, undefined, undefined);
+    assert.equal(encodeAdmit(1, 'sitemap', false, 0, -2, e.loc, e.loc, e, undefined, undefined, text(e)), want, e.loc);
+  }
+  // Text that does not fit is not used: another URL's, or the key, a label or userData must join the extra.
+  const other = text({ ...plain, loc: 'https://shop.example/p/10' });
+  assert.equal(encodeAdmit(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined, other), encodeAdmit(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined));
+  const escaped = text({ loc: 'https://shop.example/a"' });
+  assert.ok(!encodeAdmit(1, 'sitemap', false, 0, -2, 'https://shop.example/a\\"', 'https://shop.example/a\\"', { loc: 'x' }, undefined, undefined, escaped).includes(escaped));
+  const key = JSON.parse(encodeAdmit(1, 'sitemap', false, 0, -2, plain.loc, 'https://shop.example/p/1?', plain, 'lbl', { x: 1 }, text(plain))) as unknown[];
+  const rec = decodeAdmit(key);
+  assert.equal(rec.uniqueKey, 'https://shop.example/p/1?');
+  assert.equal(rec.label, 'lbl');
+  assert.deepEqual(rec.userData, { x: 1 });
+  assert.deepEqual(rec.entry, plain);
 });
 
 test('a sitemap URL with lastmod, changefreq and priority costs well under 200 bytes', () => {

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { streamMapped } from './stream.js';
-import { AHEAD, wireItem, type FromWorker, type ToWorker } from './worker-protocol.js';
+import { AHEAD, wireBatch, wireItem, type FromWorker, type ToWorker } from './worker-protocol.js';
 
 if (!parentPort) throw new Error('parse-worker.ts runs as a worker thread only.');
 const port = parentPort;
@@ -88,7 +88,8 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
         await gen.return(undefined as never);
         return;
       }
-      post({ t: 'items', id: session.id, json: '[' + r.value.join(',') + ']' });
+      const { json, ends } = wireBatch(r.value);
+      port.postMessage({ t: 'items', id: session.id, json, ends } satisfies FromWorker, [ends.buffer as ArrayBuffer]);
       r = await gen.next();
     }
     if (!session.closed) post({ t: 'done', id: session.id, summary: r.value });

@@ -146,7 +146,7 @@ export class SitemapRequestList {
   /** A sitemap to continue where it stopped (after a resume or close), read before anything else. */
   private resumeAt: Queued | null = null;
   /** The entry peeked at by isFinished(), not yet handed out. */
-  private peeked: { entry: SitemapUrlEntry; sitemapUrl: string; uniqueKey?: string | null } | null = null;
+  private peeked: { entry: SitemapUrlEntry; sitemapUrl: string; uniqueKey?: string | null; entryJson?: string } | null = null;
   private processed = 0;
   private limitReached = false;
   private lock: Promise<unknown> = Promise.resolve();
@@ -316,12 +316,13 @@ export class SitemapRequestList {
 
   /** Hands out the peeked entry as a RequestInit (call after a step or peek found one). */
   private handOut(): RequestInit {
-    const { entry, sitemapUrl, uniqueKey } = this.peeked!;
+    const { entry, sitemapUrl, uniqueKey, entryJson } = this.peeked!;
     this.peeked = null;
     this.reading!.consumed++;
     this.processed++;
     const init: RequestInit = { url: entry.loc, source: 'sitemap', depth: 0, discoveredFrom: sitemapUrl, sitemapEntry: entry };
     if (typeof uniqueKey === 'string') init.uniqueKey = uniqueKey; // worked out by the parse worker
+    if (entryJson !== undefined) init.sitemapEntryJson = entryJson;
     if (this.opts.label !== undefined) init.label = this.opts.label;
     if (this.opts.userData !== undefined) init.userData = this.opts.userData;
     return init;
@@ -360,7 +361,7 @@ export class SitemapRequestList {
         continue;
       }
       if (item.kind === 'url') {
-        this.peeked = { entry: item.entry, sitemapUrl: r.item.url, uniqueKey: item.uniqueKey };
+        this.peeked = { entry: item.entry, sitemapUrl: r.item.url, uniqueKey: item.uniqueKey, entryJson: item.entryJson };
         return STEP_READY;
       }
       if (item.kind === 'sitemap') this.addChild(r, item.loc, item.lastmod);

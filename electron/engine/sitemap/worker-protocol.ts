@@ -35,23 +35,23 @@ export type FromWorker =
   | { t: 'pull'; id: number }
   /**
    * One batch of SitemapItems, as JSON: URL items as rows (UrlRow) with their uniqueKey, others as
-   * they are.
+   * they are; `ends[i]` is the offset just past item i's text (wireBatch).
    */
-  | { t: 'items'; id: number; json: string }
+  | { t: 'items'; id: number; json: string; ends: Int32Array }
   | { t: 'done'; id: number; summary: SitemapSummary }
   /** Parsing threw (a bug, or the worker ran out of memory): the session is over. */
   | { t: 'crash'; id: number; message: string };
 
 /**
- * A URL item on the wire: `[loc,key,lastmod,changefreq,priority,extra]` (fields as entry-codec.ts
- * writes them, trailing absents dropped), the uniqueKey written compactly: 1 when it is the loc
- * itself (the usual case), the key when it differs, 0 when there is none. Other items are objects.
+ * A URL item on the wire: `[key,loc,lastmod,changefreq,priority,extra]` (the entry as entry-codec.ts
+ * writes it, trailing absents dropped), its uniqueKey written compactly: 1 when it is the loc itself
+ * (the usual case), the key when it differs, 0 when there is none. Other items are objects.
  */
-export type UrlRow = [string, string | 0 | 1, ...unknown[]];
+export type UrlRow = [string | 0 | 1, string, ...unknown[]];
 
 /** Worker side: a URL entry and its uniqueKey as a wire row. */
 export function urlRow(entry: SitemapUrlEntry, key: string | null): string {
-  const s = '[' + jsonString(entry.loc) + ',' + (key === null ? '0' : key === entry.loc ? '1' : jsonString(key)) + encodeTail(entry, entryExtra(entry)) + ']';
+  const s = '[' + (key === null ? '0' : key === entry.loc ? '1' : jsonString(key)) + ',' + jsonString(entry.loc) + encodeTail(entry, entryExtra(entry)) + ']';
   // Reading a character makes V8 flatten the concatenation into one string now: left a tree of
   // pieces until the batch is joined, it kept the entry's strings alive through the worker's small
   // young generation (measured: 10% more worker time per URL).
@@ -64,15 +64,37 @@ export function wireItem(item: SitemapItem): string {
   return item.kind === 'url' ? urlRow(item.entry, tryUniqueKey(item.entry.loc)) : JSON.stringify(item);
 }
 
-/** Main side: the items of a batch's JSON. */
-export function fromWire(json: string): SitemapItem[] {
+/** Worker side: a batch of wireItem texts as the `items` message's json and ends. */
+export function wireBatch(parts: string[]): { json: string; ends: Int32Array } {
+  const ends = new Int32Array(parts.length);
+  let at = 1;
+  for (let i = 0; i < parts.length; i++) {
+    at += parts[i]!.length;
+    ends[i] = at;
+    at++; // the comma
+  }
+  return { json: '[' + parts.join(',') + ']', ends };
+}
+
+/**
+ * Main side: the items of a batch. A URL item whose key is its loc also gets its entry's JSON
+ * (`"loc",lastmod,…`: RequestInit.sitemapEntryJson), cut from the batch's text by the ends.
+ */
+export function fromWire(json: string, ends?: Int32Array): SitemapItem[] {
   const items = JSON.parse(json) as (UrlRow | SitemapItem)[];
+  const cut = ends !== undefined && ends.length === items.length;
   for (let i = 0; i < items.length; i++) {
     const row = items[i]!;
     if (!Array.isArray(row)) continue;
-    const loc = row[0];
-    const k = row[1];
-    items[i] = { kind: 'url', entry: decodeEntry(row, 2, loc), uniqueKey: k === 1 ? loc : k === 0 ? null : k };
+    const k = row[0];
+    const loc = row[1];
+    const entry = decodeEntry(row, 2, loc);
+    if (k === 1) {
+      const item: SitemapItem = { kind: 'url', entry, uniqueKey: loc };
+      // `[1,` then the entry, then `]`.
+      if (cut) item.entryJson = json.slice((i === 0 ? 1 : ends[i - 1]! + 1) + 3, ends[i]! - 1);
+      items[i] = item;
+    } else items[i] = { kind: 'url', entry, uniqueKey: k === 0 ? null : k };
   }
   return items as SitemapItem[];
 }

@@ -115,7 +115,7 @@ export class ParseWorkerPool {
       for (;;) {
         const m = await session.next();
         if (m.t === 'items') {
-          yield fromWire(m.json);
+          yield fromWire(m.json, m.ends);
         } else if (m.t === 'done') {
           return m.summary;
         } else if (m.t === 'unstarted') {
