@@ -90,7 +90,7 @@ test('FastTokenizer: the same callbacks on random documents of sitemap pieces, e
     '<url>', '</url>', '<loc>', '</loc>', 'http://example.com/a?b=1&amp;c=2', '&lt;', '&#x41;', '&#65;', '&bogus;', '&', '&amp',
     '<xhtml:link rel="alternate" hreflang="de" href="http://example.com/de/&amp;x"/>', "<a b='x&quot;y' c=d>", '<a b="unterminated',
     '<!-- a comment -->', '<![CDATA[ <not a tag> & ]]>', '<?xml version="1.0"?>', '<!DOCTYPE x>', '< notatag', '</ spaced >', '<a/>',
-    '\n  ', 'text with > and " and \' ', 'ünïcödé ✓', '<lastmod>2024-01-02T03:04:05+00:00</lastmod>', '<', '>', '"', "'", '=', '/',
+    '</loc\n>', '<loc\t>', '<a\rb="1"\f/>', '</x\ty >', '<n:a n:b=\'1\'>', '\n  ', 'text with > and " and \' ', 'ünïcödé ✓', '<lastmod>2024-01-02T03:04:05+00:00</lastmod>', '<', '>', '"', "'", '=', '/',
   ];
   for (let doc = 0; doc < 400; doc++) {
     const rand = rng(1000 + doc);
