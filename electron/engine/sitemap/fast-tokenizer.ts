@@ -21,11 +21,25 @@ const AMP = 0x26;
 const DQ = 0x22;
 const SQ = 0x27;
 
+/**
+ * Takes an element whole at a `<` in text, or declines (see XmlReader and simple-url.ts). The
+ * text before it is reported first, as the stock Tokenizer would before a tag.
+ */
+export interface ElementShortcut {
+  /** At a `<` at `at` in `buffer`: the end (exclusive, in `buffer`) of an element taken whole, or -1. No side effects. */
+  match(buffer: string, at: number): number;
+  /** Takes the element the last match found; `end` is its end in the document. */
+  take(end: number): void;
+}
+
 /** The Tokenizer's run-time fields this file touches (private in its .d.ts). */
 interface TokenizerInternals {
   buffer: string;
   index: number;
   offset: number;
+  sectionStart: number;
+  cbs: TokenizerCallbacks;
+  shortcut: ElementShortcut | null;
   startEntity(): void;
   /** The fast scans' memo: the buffer it is for and the next `&` at or after `ampFrom` (-1: none). */
   ampBuffer: string | null;
@@ -65,18 +79,30 @@ function skipTo(t: TokenizerInternals, stop: string): void {
 }
 
 export class FastTokenizer extends Tokenizer {
-  constructor(options: { xmlMode?: boolean; decodeEntities?: boolean }, cbs: TokenizerCallbacks) {
+  constructor(options: { xmlMode?: boolean; decodeEntities?: boolean }, cbs: TokenizerCallbacks, shortcut: ElementShortcut | null = null) {
     super(options, cbs);
     const t = this as unknown as TokenizerInternals;
     t.ampBuffer = null;
     t.ampFrom = 0;
     t.ampAt = -1;
+    t.shortcut = shortcut;
   }
 }
 
 const fast = FastTokenizer.prototype as unknown as Record<string, Method>;
 
 fast.stateText = function stateText(this: TokenizerInternals, c: number): void {
+  if (c === LT && this.shortcut !== null) {
+    const end = this.shortcut.match(this.buffer, this.index - this.offset);
+    if (end !== -1) {
+      if (this.index > this.sectionStart) this.cbs.ontext(this.sectionStart, this.index);
+      this.shortcut.take(end + this.offset);
+      // In text again just past the element, as after the stock Tokenizer's `>` of its end tag.
+      this.sectionStart = end + this.offset;
+      this.index = end - 1 + this.offset;
+      return;
+    }
+  }
   if (c === LT || c === AMP) stockText.call(this, c);
   else skipTo(this, '<');
 };

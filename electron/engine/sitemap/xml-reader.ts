@@ -7,7 +7,7 @@
  * and bounded memory (only the chunks the current token spans are held).
  */
 import type { TokenizerCallbacks } from 'htmlparser2';
-import { FastTokenizer } from './fast-tokenizer.js';
+import { FastTokenizer, type ElementShortcut } from './fast-tokenizer.js';
 import type { ItemSink } from './sink.js';
 import { MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './limits.js';
 
@@ -24,6 +24,13 @@ export interface ElementHandler {
   /** Text (entities decoded, CDATA included) while capturing; may come in pieces. */
   text(s: string): void;
   closeElement(local: string, depth: number): void;
+  /**
+   * At a `<` at `at` in `buffer`, while in the root with no element open: the end of an element
+   * the handler reads whole (what openElement … closeElement would have told it), or -1. No side
+   * effects; takeWhole then takes it.
+   */
+  matchWhole?(buffer: string, at: number): number;
+  takeWhole?(): void;
   /** Reading stops before the document ends: keep what is complete of the open entry. */
   interrupted(): void;
 }
@@ -39,6 +46,9 @@ export interface TextOrigin {
 }
 
 const NON_WHITESPACE = /[^\s]/;
+
+/** Whether handlers may read elements whole (tests compare both ways). */
+export const SHORTCUTS = { enabled: true };
 const HTML_DOCTYPE = /^doctype\s+html\s*$/i;
 
 export class XmlReader implements TokenizerCallbacks {
@@ -68,7 +78,17 @@ export class XmlReader implements TokenizerCallbacks {
     private readonly handler: ElementHandler,
     private readonly origin: TextOrigin = { offset: 0, lines: 0, lastNewline: -1 },
   ) {
-    this.tokenizer = new FastTokenizer({ xmlMode: true, decodeEntities: true }, this);
+    const shortcut: ElementShortcut | null =
+      SHORTCUTS.enabled && handler.matchWhole && handler.takeWhole
+        ? {
+            match: (buffer, at) => (this.stack.length === 1 && !this.sink.stopped ? handler.matchWhole!(buffer, at) : -1),
+            take: (end) => {
+              this.safePoint = end;
+              handler.takeWhole!();
+            },
+          }
+        : null;
+    this.tokenizer = new FastTokenizer({ xmlMode: true, decodeEntities: true }, this, shortcut);
     this.linesBefore = origin.lines;
     this.lastNewlineBefore = origin.lastNewline - origin.offset;
   }

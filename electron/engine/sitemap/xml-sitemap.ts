@@ -8,6 +8,7 @@ import { resolveUrl } from '../url.js';
 import { isW3cDatetime, rfc822ToIso } from './datetime.js';
 import { MAX_FIELD_CHARS } from './limits.js';
 import { clip, type ItemSink } from './sink.js';
+import { SimpleUrlMatcher } from './simple-url.js';
 import type { Attributes, ElementHandler } from './xml-reader.js';
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
@@ -100,7 +101,26 @@ export class SitemapXmlHandler implements ElementHandler {
   private text_ = '';
   private overflowed = false;
 
+  private readonly simple = new SimpleUrlMatcher();
+
   constructor(private readonly sink: ItemSink) {}
+
+  /** A usual `<url>` of a urlset, read whole (simple-url.ts). */
+  matchWhole(buffer: string, at: number): number {
+    if (this.kind !== K_URLSET || this.entryDepth !== -1 || this.field !== F_NONE) return -1;
+    return this.simple.match(buffer, at);
+  }
+
+  /** What openElement('url'), its fields and closeElement would have done. */
+  takeWhole(): void {
+    const m = this.simple;
+    this.startEntry(1);
+    this.loc = m.loc;
+    this.lastmod = m.lastmod;
+    this.changefreq = m.changefreq;
+    this.priority = m.priority;
+    this.endEntry();
+  }
 
   wantsAttributes(local: string): boolean {
     return local === 'link';

@@ -1,0 +1,109 @@
+/**
+ * The shortcut for the usual `<url>` of a urlset: `<url>`, then `<loc>`, `<lastmod>`, `<changefreq>`
+ * and `<priority>` (each at most once, any order, no prefix, no attribute), plain text in each (no
+ * markup, no entity but `&amp;`), whitespace between, `</url>`, all within one decoded chunk. Such an
+ * element is read here in a few native searches instead of some 60 trips through the tokenizer's
+ * state machine and a dozen reader and handler callbacks; it yields exactly the field values those
+ * would (text decoded and trimmed). Anything else, or anything odd, is declined and read the usual
+ * way, which also reports its problems. test/engine/sitemap-shortcut.test.ts checks the two ways
+ * agree over the conformance sitemaps and random documents, in random chunks.
+ */
+import { MAX_FIELD_CHARS } from './limits.js';
+
+const LT = 0x3c;
+const SLASH = 0x2f;
+
+const FIELDS = ['loc', 'lastmod', 'changefreq', 'priority'] as const;
+/** `name>` of each field, to compare after the `<` and after the `</`. */
+const TAGS = FIELDS.map((f) => f + '>');
+
+/** An entity other than `&amp;`. */
+const OTHER_ENTITY = /&(?!amp;)/;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/** Whether `buf` holds `tag` at `at` (short strings: compared in place, no slice). */
+function tagAt(buf: string, at: number, tag: string): boolean {
+  for (let i = 0; i < tag.length; i++) if (buf.charCodeAt(at + i) !== tag.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Which field's `name>` is at `at`, or -1. */
+function fieldAt(buf: string, at: number): number {
+  switch (buf.charCodeAt(at)) {
+    case 0x6c: // l
+      return tagAt(buf, at, 'loc>') ? 0 : tagAt(buf, at, 'lastmod>') ? 1 : -1;
+    case 0x63: // c
+      return tagAt(buf, at, 'changefreq>') ? 2 : -1;
+    case 0x70: // p
+      return tagAt(buf, at, 'priority>') ? 3 : -1;
+  }
+  return -1;
+}
+
+export class SimpleUrlMatcher {
+  /** The fields of the last element matched (trimmed, decoded; undefined when absent). */
+  loc: string | undefined;
+  lastmod: string | undefined;
+  changefreq: string | undefined;
+  priority: string | undefined;
+
+  /**
+   * At a `<` at `at` in `buf`: the end (just past `</url>`) of a usual `<url>` starting there, its
+   * fields kept in this object; -1 (fields undefined) when it is not one or does not end in `buf`.
+   */
+  match(buf: string, at: number): number {
+    this.loc = this.lastmod = this.changefreq = this.priority = undefined;
+    if (!tagAt(buf, at, '<url>')) return -1;
+    const close = buf.indexOf('</url>', at + 5);
+    if (close === -1) return -1;
+    let p = at + 5;
+    for (;;) {
+      while (p < close && isSpace(buf.charCodeAt(p))) p++;
+      if (p === close) break;
+      if (buf.charCodeAt(p) !== LT) return this.decline();
+      const f = fieldAt(buf, p + 1);
+      if (f === -1) return this.decline();
+      const tag = TAGS[f]!;
+      const start = p + 1 + tag.length;
+      const end = buf.indexOf('<', start);
+      // The text runs to `</name>`, inside the <url>.
+      if (end === -1 || end >= close || buf.charCodeAt(end + 1) !== SLASH || !tagAt(buf, end + 2, tag)) return this.decline();
+      if (end - start > MAX_FIELD_CHARS) return this.decline();
+      let text = buf.slice(start, end);
+      if (text.indexOf('&') !== -1) {
+        if (OTHER_ENTITY.test(text)) return this.decline();
+        text = text.replaceAll('&amp;', '&');
+      }
+      const value = text.trim();
+      switch (f) {
+        case 0:
+          if (this.loc !== undefined) return this.decline();
+          this.loc = value;
+          break;
+        case 1:
+          if (this.lastmod !== undefined) return this.decline();
+          this.lastmod = value;
+          break;
+        case 2:
+          if (this.changefreq !== undefined) return this.decline();
+          this.changefreq = value;
+          break;
+        default:
+          if (this.priority !== undefined) return this.decline();
+          this.priority = value;
+      }
+      p = end + 2 + tag.length;
+    }
+    // No <loc>: read the usual way, which reports it.
+    if (this.loc === undefined) return this.decline();
+    return close + 6;
+  }
+
+  private decline(): -1 {
+    this.loc = this.lastmod = this.changefreq = this.priority = undefined;
+    return -1;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The shortcut for usual `<url>` elements (simple-url.ts, taken by the reader through FastTokenizer)
+ * must change nothing but speed: the same items, problems and summary as reading every element the
+ * usual way, over the conformance sitemaps and random documents, whole and cut into random chunks.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import type { SitemapItem } from '../../electron/engine/types.js';
+import { createSitemapParser } from '../../electron/engine/sitemap/parser.js';
+import { SHORTCUTS } from '../../electron/engine/sitemap/xml-reader.js';
+import { SimpleUrlMatcher } from '../../electron/engine/sitemap/simple-url.js';
+
+const DIR = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
+const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"';
+
+function rng(seed: number): () => number {
+  return () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+}
+
+/** Elements taken whole, counted across the calls of one read. */
+let taken = 0;
+const match = SimpleUrlMatcher.prototype.match;
+SimpleUrlMatcher.prototype.match = function (this: SimpleUrlMatcher, buf: string, at: number): number {
+  const end = match.call(this, buf, at);
+  if (end !== -1) taken++;
+  return end;
+};
+
+/** Items and summary of reading `bytes` in chunks of the given sizes (repeating), shortcut on or off. */
+function read(bytes: Buffer, sizes: number[], shortcut: boolean): { items: SitemapItem[]; summary: unknown; taken: number } {
+  SHORTCUTS.enabled = shortcut;
+  taken = 0;
+  try {
+    const items: SitemapItem[] = [];
+    const parser = createSitemapParser({ url: 'http://www.example.com/sitemap.xml', onItem: (item) => items.push(item) });
+    for (let at = 0, i = 0; at < bytes.length && !parser.isDone(); i++) {
+      const n = sizes[i % sizes.length]!;
+      parser.write(bytes.subarray(at, at + n));
+      at += n;
+    }
+    parser.end();
+    return { items, summary: parser.summary(), taken };
+  } finally {
+    SHORTCUTS.enabled = true;
+  }
+}
+
+/** Reads both ways and compares; returns how many elements the shortcut took. */
+function assertSame(bytes: Buffer, sizes: number[], what: string): number {
+  const slow = read(bytes, sizes, false);
+  const fast = read(bytes, sizes, true);
+  assert.equal(slow.taken, 0);
+  assert.deepEqual(fast.items, slow.items, what);
+  assert.deepEqual(fast.summary, slow.summary, what);
+  return fast.taken;
+}
+
+function chunkSizes(rand: () => number, max: number): number[] {
+  return Array.from({ length: 50 }, () => 1 + Math.floor(rand() * max));
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+}
+
+test('the shortcut reads every conformance sitemap as the usual way does, whole and in random chunks', (t) => {
+  if (!existsSync(DIR)) {
+    t.skip(`skipped: the conformance folder ${DIR} is not present (it is in CI; a fresh clone may lack it)`);
+    return;
+  }
+  const rand = rng(7);
+  let took = 0;
+  for (const path of files(DIR)) {
+    let bytes = readFileSync(path);
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+    took += assertSame(bytes, [bytes.length], path);
+    for (const max of [3, 200, 5000]) took += assertSame(bytes, chunkSizes(rand, max), `${path} in chunks of up to ${max}`);
+  }
+  assert.ok(took > 0, 'the conformance urlsets have usual entries the shortcut takes');
+});
+
+/** Pieces of a <url>'s content: the usual, and every oddity the shortcut must leave to the usual way. */
+const FIELDS = [
+  '<loc>http://www.example.com/a</loc>',
+  '<loc>http://www.example.com/b?x=1&amp;y=2</loc>',
+  '<loc>  http://www.example.com/c\n</loc>',
+  '<loc>http://www.example.com/&lt;d&gt;</loc>',
+  '<loc>http://www.example.com/&#101;</loc>',
+  '<loc><![CDATA[http://www.example.com/cdata]]></loc>',
+  '<loc>http://www.example.com/<!-- c -->e</loc>',
+  '<loc>http://other.example.org/out-of-scope</loc>',
+  '<loc>not a url</loc>',
+  '<loc></loc>',
+  '<loc>http://www.example.com/' + 'x'.repeat(9000) + '</loc>',
+  '<sm:loc>http://www.example.com/prefixed</sm:loc>',
+  '<loc a="1">http://www.example.com/attr</loc>',
+  '<loc >http://www.example.com/space</loc >',
+  '<loc>http://www.example.com/mismatch</lastmod>',
+  '<loc>http://www.example.com/same-length</lox>',
+  '<priority>0.5</prioritx>',
+  '<lastmod>2024-01-02</lastmod>',
+  '<lastmod>2024-01-02T03:04:05+00:00</lastmod>',
+  '<lastmod>yesterday</lastmod>',
+  '<lastmod></lastmod>',
+  '<changefreq>daily</changefreq>',
+  '<changefreq>Sometimes</changefreq>',
+  '<priority>0.5</priority>',
+  '<priority>1.5</priority>',
+  '<priority>high</priority>',
+  '<xhtml:link rel="alternate" hreflang="de" href="http://www.example.com/de/a"/>',
+  '<image:image><image:loc>http://www.example.com/i.jpg</image:loc></image:image>',
+  '<unknown>text<nested/></unknown>',
+  'stray text',
+  '\n  ',
+  ' ',
+  '\t',
+];
+
+const USUAL = ['<lastmod>2024-01-02</lastmod>', '<changefreq>daily</changefreq>', '<priority>0.5</priority>'];
+
+test('the shortcut reads random urlsets of usual and odd entries as the usual way does, in random chunks', () => {
+  let took = 0;
+  for (let doc = 0; doc < 300; doc++) {
+    const rand = rng(500 + doc);
+    let xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS}>\n`;
+    const urls = 1 + Math.floor(rand() * 12);
+    for (let u = 0; u < urls; u++) {
+      const open = rand() < 0.9 ? '<url>' : rand() < 0.5 ? '<url >' : '<sm:url>';
+      const close = open === '<sm:url>' ? '</sm:url>' : '</url>';
+      let body = '';
+      if (rand() < 0.5) {
+        // A usual entry: a loc, then some of the usual fields in any order, maybe spaced.
+        const parts = [FIELDS[Math.floor(rand() * 3)]!, ...USUAL.filter(() => rand() < 0.6)].sort(() => rand() - 0.5);
+        body = parts.join(rand() < 0.5 ? '' : '\n    ');
+      } else {
+        const n = Math.floor(rand() * 6);
+        for (let i = 0; i < n; i++) body += FIELDS[Math.floor(rand() * FIELDS.length)]!;
+      }
+      xml += open + body + (rand() < 0.97 ? close : '') + (rand() < 0.5 ? '\n' : '');
+    }
+    if (rand() < 0.9) xml += '</urlset>\n';
+    const bytes = Buffer.from(xml);
+    took += assertSame(bytes, [bytes.length], `document ${doc}: ${xml.slice(0, 300)}`);
+    took += assertSame(bytes, chunkSizes(rand, 1 + Math.floor(rand() * 120)), `document ${doc} in chunks: ${xml.slice(0, 300)}`);
+  }
+  assert.ok(took > 500, `the shortcut took ${took} elements`);
+});
+
+test('the shortcut takes the usual entry, and declines what it must leave to the usual way', () => {
+  const m = new SimpleUrlMatcher();
+  const usual = '<url>\n <loc> http://e.com/a?b=1&amp;c=2 </loc><priority>0.5</priority>\n<lastmod>2024-01-02</lastmod><changefreq>daily</changefreq></url>';
+  assert.equal(m.match(usual, 0), usual.length);
+  assert.deepEqual([m.loc, m.lastmod, m.changefreq, m.priority], ['http://e.com/a?b=1&c=2', '2024-01-02', 'daily', '0.5']);
+  for (const odd of [
+    '<url><loc>http://e.com/a</loc><loc>http://e.com/b</loc></url>', // a second <loc>: MULTIPLE_LOC
+    '<url><lastmod>2024-01-02</lastmod></url>', // no <loc>: MISSING_LOC
+    '<url><loc>http://e.com/&lt;</loc></url>',
+    '<url><loc>http://e.com/a</loc>', // ends in a later chunk
+    '<url><loc>http://e.com/a</loc>x</url>',
+    '<url><sm:loc>http://e.com/a</sm:loc></url>',
+    '<url ><loc>http://e.com/a</loc></url>',
+    '<url><loc>http://e.com/a</lox></url>', // a mismatched end tag: MALFORMED_XML
+  ]) {
+    assert.equal(m.match(odd, 0), -1, odd);
+    assert.equal(m.loc, undefined);
+  }
+});
