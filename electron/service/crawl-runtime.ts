@@ -34,7 +34,7 @@ import { rebuildAudit } from './audit-rebuild.js';
 import { CrawlData } from './crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog.js';
-import { NO_FROM, encodeAdmit, encodeDup } from './journal-format.js';
+import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup } from './journal-format.js';
 import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal-reader.js';
 import { JournalWriter, writeError, type JournalFaults } from './journal-writer.js';
 import { Rows } from './rows.js';
@@ -517,7 +517,11 @@ export class CrawlRuntime {
         from = -2 - ref;
       } else from = this.fromRef(req.discoveredFrom);
       const entry = req.source === 'sitemap' ? req.sitemapEntry : undefined;
-      const off = w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData, entry && req.sitemapEntryJson));
+      const json = entry && req.sitemapEntryJson;
+      const off =
+        json !== undefined && admitFits(req.url, req.uniqueKey, req.label, req.userData, json)
+          ? w.appendRecord(REC_ADMIT, req.id, admitSource(req.source, listed), req.depth, from, json)
+          : w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
       this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
       if (this.data.auditLive) this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');

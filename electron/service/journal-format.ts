@@ -81,12 +81,9 @@ export function encodeAdmit(
   /** The entry as `"url",lastmod,…` (RequestInit.sitemapEntryJson), used as it is when it fits. */
   entryJson?: string,
 ): string {
-  const s = SOURCES.indexOf(source) + (listed ? LISTED_FLAG : 0);
+  const s = admitSource(source, listed);
   const head = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',';
-  // The written entry fits when nothing joins its extra and it spells `url` plainly (no escapes).
-  if (entryJson !== undefined && uniqueKey === url && label === undefined && userData === undefined && spells(entryJson, url)) {
-    return head + entryJson + ']\n';
-  }
+  if (entryJson !== undefined && admitFits(url, uniqueKey, label, userData, entryJson)) return head + entryJson + ']\n';
   let line = head + jsonString(url);
   let extra: AdmitExtra | undefined = entryExtra(entry);
   if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
@@ -94,6 +91,19 @@ export function encodeAdmit(
   if (userData !== undefined) (extra ??= {}).u = userData;
   line += encodeTail(entry, extra);
   return line + ']\n';
+}
+
+/** ADMIT's `s`: the source's code, plus LISTED_FLAG when admitted 'listed'. */
+export function admitSource(source: RequestSource, listed: boolean): number {
+  return SOURCES.indexOf(source) + (listed ? LISTED_FLAG : 0);
+}
+
+/**
+ * Whether an entry's JSON as the parse worker wrote it (`"url",lastmod,…`) is what ADMIT writes after
+ * `[0,id,s,depth,from,`: nothing joins its extra (key, label, userData) and it spells `url` plainly.
+ */
+export function admitFits(url: string, uniqueKey: string, label: string | undefined, userData: unknown, entryJson: string): boolean {
+  return uniqueKey === url && label === undefined && userData === undefined && spells(entryJson, url);
 }
 
 /** Whether `json` starts with `url` as a JSON string without escapes: `"url"` then `,` or its end. */

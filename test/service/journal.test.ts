@@ -82,6 +82,30 @@ test("the entry's JSON from the parse worker is copied when it fits, and the lin
   assert.deepEqual(rec.entry, plain);
 });
 
+test('appendRecord writes the same bytes as the line built as a string, at the offset it returns', () => {
+  const dir = tmp();
+  const file = path.join(dir, 'journal.jsonl');
+  const w = JournalWriter.open(file, 0);
+  const numbers = [0, 1, 9, 10, 99, 100, 12345, 2 ** 31 - 1, -1, -2, -10, -123457, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 60, 0.5];
+  const texts = ['"https://shop.example/p/1","2024-01-02"', '"https://shop.example/ünï/✓"', '"a",0,0,null,{"a":[["de","https://shop.example/de"]]}'];
+  const want: string[] = [];
+  const offsets: number[] = [];
+  let expectedOffset = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    const ints = [0, numbers[i]!, numbers[(i + 3) % numbers.length]!, i, numbers[(i + 7) % numbers.length]!] as const;
+    const text = texts[i % texts.length]!;
+    const line = '[' + ints.join(',') + ',' + text + ']\n';
+    offsets.push(w.appendRecord(...ints, text));
+    assert.equal(offsets[i], expectedOffset, line);
+    assert.equal(w.pendingLineAt(offsets[i]!), line);
+    expectedOffset += Buffer.byteLength(line);
+    want.push(line);
+  }
+  w.flush('[7]\n');
+  w.close();
+  assert.equal(fs.readFileSync(file, 'utf8'), want.join('') + '[7]\n');
+});
+
 test('a sitemap URL with lastmod, changefreq and priority costs well under 200 bytes', () => {
   const url = 'https://www.example-shop.com/category/sub-category/product-name-12345.html';
   const line = encodeAdmit(123456, 'sitemap', true, 0, -5, url, url, { loc: url, lastmod: '2024-01-15T10:00:00+00:00', changefreq: 'weekly', priority: 0.8 }, undefined, undefined);
