@@ -2,7 +2,8 @@
  * The shortcut for the usual `<url>` of a urlset: `<url>`, then `<loc>`, `<lastmod>`, `<changefreq>`
  * and `<priority>` (each at most once, any order, no prefix, no attribute), plain text in each (no
  * markup, no entity but `&amp;`), whitespace between, `</url>`, all within one decoded chunk. Such an
- * element is read here in a few native searches instead of some 60 trips through the tokenizer's
+ * element is read here in one regular-expression match (the usual order) or a few native searches
+ * (any other order) instead of some 60 trips through the tokenizer's
  * state machine and a dozen reader and handler callbacks; it yields exactly the field values those
  * would (text decoded and trimmed). Anything else, or anything odd, is declined and read the usual
  * way, which also reports its problems. test/engine/sitemap-shortcut.test.ts checks the two ways
@@ -19,6 +20,29 @@ const TAGS = FIELDS.map((f) => f + '>');
 
 /** An entity other than `&amp;`. */
 const OTHER_ENTITY = /&(?!amp;)/;
+
+/** A field's text as the matcher takes it: no markup, no entity but `&amp;`. */
+const TEXT = '[^<&]*(?:&amp;[^<&]*)*';
+const SPACE = '[ \\t\\n\\r]*';
+/**
+ * The usual <url> in the usual order (loc, then lastmod, changefreq, priority, each optional), in one
+ * native match: twice as fast as the general scan below, which takes the other orders.
+ */
+const USUAL = new RegExp(
+  `<url>${SPACE}<loc>(${TEXT})</loc>${SPACE}(?:<lastmod>(${TEXT})</lastmod>${SPACE})?(?:<changefreq>(${TEXT})</changefreq>${SPACE})?(?:<priority>(${TEXT})</priority>${SPACE})?</url>`,
+  'y',
+);
+
+/** A field's value: `&amp;` decoded, trimmed (as the reader's text and the handler's trim make it). */
+function value(text: string): string {
+  return (text.indexOf('&') === -1 ? text : text.replaceAll('&amp;', '&')).trim();
+}
+
+/** An optional field's value, or undefined; null when it is too long for the shortcut. */
+function optional(text: string | undefined): string | undefined | null {
+  if (text === undefined) return undefined;
+  return text.length > MAX_FIELD_CHARS ? null : value(text);
+}
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
@@ -57,6 +81,19 @@ export class SimpleUrlMatcher {
   match(buf: string, at: number): number {
     this.loc = this.lastmod = this.changefreq = this.priority = undefined;
     if (!tagAt(buf, at, '<url>')) return -1;
+    USUAL.lastIndex = at;
+    const r = USUAL.exec(buf);
+    if (r !== null) {
+      const lastmod = optional(r[2]);
+      const changefreq = optional(r[3]);
+      const priority = optional(r[4]);
+      if (r[1]!.length > MAX_FIELD_CHARS || lastmod === null || changefreq === null || priority === null) return -1;
+      this.loc = value(r[1]!);
+      this.lastmod = lastmod;
+      this.changefreq = changefreq;
+      this.priority = priority;
+      return USUAL.lastIndex;
+    }
     const close = buf.indexOf('</url>', at + 5);
     if (close === -1) return -1;
     let p = at + 5;
