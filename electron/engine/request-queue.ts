@@ -85,7 +85,8 @@ export class MemoryRequestQueue implements RequestQueue {
   private sources = column(Uint8Array);
   private states = column(Uint8Array);
   /** Depth, or DEEP to look in `deepDepths`. */
-  private depths = column(Uint16Array);
+  /** Made with the first URL deeper than 0: a sitemap crawl's URLs all have depth 0. */
+  private depths: Uint16Array | null = null;
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
   private labelRefs: Uint8Array | null = null;
   private fromRefs = column(Int32Array);
@@ -288,7 +289,7 @@ export class MemoryRequestQueue implements RequestQueue {
       this.pending.allocatedBytes() +
       this.urlOffsets.bytes() +
       this.discHeads.bytes() +
-      [this.sources, this.states, this.depths, this.labelRefs ?? new Uint8Array(0), this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
+      [this.sources, this.states, this.depths ?? new Uint16Array(0), this.labelRefs ?? new Uint8Array(0), this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
     );
   }
 
@@ -308,10 +309,13 @@ export class MemoryRequestQueue implements RequestQueue {
     this.ensureColumns(id + 1);
     if (url !== uniqueKey) this.urlOffsets.set(id, this.urls.appendSized(url) + 1, id + 1, this.sources.length);
     this.sources[id] = source;
-    if (depth < DEEP) this.depths[id] = depth;
-    else {
-      this.depths[id] = DEEP;
-      this.deepDepths.set(id, depth);
+    if (depth !== 0 && this.depths === null) this.depths = ensureCapacity(column(Uint16Array), this.sources.length);
+    if (this.depths !== null) {
+      if (depth < DEEP) this.depths[id] = depth;
+      else {
+        this.depths[id] = DEEP;
+        this.deepDepths.set(id, depth);
+      }
     }
     this.fromRefs[id] = this.fromRef(from);
     const labelRef = this.labelRef(id, label);
@@ -336,7 +340,7 @@ export class MemoryRequestQueue implements RequestQueue {
       url: off === -1 ? uniqueKey : this.urls.readSized(off),
       uniqueKey,
       source: SOURCES[this.sources[id]],
-      depth: this.depths[id] === DEEP ? this.deepDepths.get(id)! : this.depths[id],
+      depth: this.depthOf(id),
       retryCount: this.retries.get(id) ?? 0,
     };
     const label = this.labelText(id);
@@ -398,6 +402,11 @@ export class MemoryRequestQueue implements RequestQueue {
     return ref;
   }
 
+  private depthOf(id: number): number {
+    const d = this.depths === null ? 0 : this.depths[id]!;
+    return d === DEEP ? this.deepDepths.get(id)! : d;
+  }
+
   private labelText(id: number): string | undefined {
     const ref = this.labelRefs === null ? 0 : this.labelRefs[id]!;
     return ref === LABEL_OVERFLOW ? this.labelOverflow.get(id) : this.labels[ref];
@@ -408,7 +417,7 @@ export class MemoryRequestQueue implements RequestQueue {
     this.urlOffsets.grow(need);
     this.sources = ensureCapacity(this.sources, need);
     this.states = ensureCapacity(this.states, need);
-    this.depths = ensureCapacity(this.depths, need);
+    if (this.depths) this.depths = ensureCapacity(this.depths, need);
     if (this.labelRefs) this.labelRefs = ensureCapacity(this.labelRefs, need);
     this.fromRefs = ensureCapacity(this.fromRefs, need);
     this.discHeads.grow(need);

@@ -8,7 +8,7 @@
  */
 import type { CrawlCounters, RequestSource, UrlState } from '../../shared/model.js';
 import { emptyCounters } from '../../shared/model.js';
-import { column, ensureCapacity } from '../engine/compact/typed-growth.js';
+import { column, ensureCapacity, widened } from '../engine/compact/typed-growth.js';
 import { SOURCES } from './journal-format.js';
 
 export const ST_QUEUED = 0;
@@ -44,7 +44,8 @@ export class UrlStore {
   /** Queued URLs being fetched right now (at most the concurrency; never persisted: a resume fetches them again). */
   readonly inFlight = new Set<number>();
   source = column(Uint8Array);
-  depth = column(Uint16Array);
+  /** Made with the first URL deeper than 0 (a sitemap crawl's URLs all have depth 0); read it with depthColumn(). */
+  private depth: Uint16Array | null = null;
   /**
    * HTTP status; 0 = none. Like the result offsets, it grows only as results come in: a crawl
    * that lists a million sitemap URLs before fetching any does not carry 7 empty bytes for each.
@@ -63,8 +64,8 @@ export class UrlStore {
    */
   private readonly entries = new OffsetColumn();
   private readonly results = new OffsetColumn();
-  /** FROM-table entry + 1 of the first sitemap listing the URL; 0 = none. */
-  smFirst = column(Int32Array);
+  /** FROM-table entry + 1 of the first sitemap listing the URL; 0 = none. 16 bits until a crawl has 65,535 sitemaps. */
+  smFirst: Uint16Array | Int32Array = column(Uint16Array);
   /** Further sitemaps listing a URL (FROM-table entries), for the few listed more than once. */
   readonly smMore = new Map<number, number[]>();
   /** Page titles (only fetched HTML pages have one). */
@@ -80,7 +81,8 @@ export class UrlStore {
     const st = listed ? ST_LISTED : ST_QUEUED;
     this.state[id] = st;
     this.source[id] = SOURCES.indexOf(source);
-    this.depth[id] = Math.min(depth, 0xffff);
+    if (depth !== 0 && this.depth === null) this.depth = ensureCapacity(column(Uint16Array), this.state.length);
+    if (this.depth !== null) this.depth[id] = Math.min(depth, 0xffff);
     if (sitemapRef >= 0) this.listing(id, sitemapRef, entryOffset, lastmod);
     this.c.discovered++;
     this.c.bySource[source]++;
@@ -91,6 +93,7 @@ export class UrlStore {
 
   /** Records that a sitemap (FROM entry `ref`) lists URL `id`, with the record holding its entry. */
   listing(id: number, ref: number, entryOffset: number, lastmod: string | undefined): void {
+    if (ref + 1 > 0xffff && this.smFirst instanceof Uint16Array) this.smFirst = widened(this.smFirst);
     const first = this.smFirst[id]!;
     if (first === 0) {
       this.smFirst[id] = ref + 1;
@@ -144,6 +147,11 @@ export class UrlStore {
     return id < this.status.length ? this.status[id]! : 0;
   }
 
+  /** Every URL's depth (capped at 65,535), for sorting: zeros while no URL is deeper than 0. */
+  depthColumn(): Uint16Array {
+    return this.depth ?? new Uint16Array(this.count);
+  }
+
   /** URL `id`'s lastmod in seconds since 1970 (see lastmodSec); 0 = none. */
   lastmodOf(id: number): number {
     return this.lastmodSec[id]!;
@@ -178,7 +186,7 @@ export class UrlStore {
 
   /** Bytes held by the columns (for memory reports). */
   allocatedBytes(): number {
-    return [this.state, this.source, this.depth, this.status, this.lastmodSec, this.smFirst].reduce(
+    return [this.state, this.source, this.depth ?? new Uint16Array(0), this.status, this.lastmodSec, this.smFirst].reduce(
       (n, a) => n + a.byteLength,
       this.entries.bytes() + this.results.bytes(),
     );
@@ -202,7 +210,7 @@ export class UrlStore {
     if (need <= this.state.length) return;
     this.state = ensureCapacity(this.state, need);
     this.source = ensureCapacity(this.source, need);
-    this.depth = ensureCapacity(this.depth, need);
+    if (this.depth) this.depth = ensureCapacity(this.depth, need);
     this.lastmodSec = ensureCapacity(this.lastmodSec, need);
     this.entries.grow(need);
     this.smFirst = ensureCapacity(this.smFirst, need);

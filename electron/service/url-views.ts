@@ -174,7 +174,7 @@ export class UrlViews {
         sorted = sortByColumn(ids, s.source);
         break;
       case 'depth':
-        sorted = sortByColumn(ids, s.depth);
+        sorted = sortByColumn(ids, s.depthColumn());
         break;
       case 'status':
         sorted = sortByKey(ids, (id) => s.statusOf(id));

@@ -52,3 +52,24 @@ test('lastmodSeconds keeps whole seconds, clamps the far past and future, and ma
   assert.equal(lastmodSeconds(Date.UTC(1969, 0, 1)), 1);
   assert.equal(lastmodSeconds(Date.UTC(2200, 0, 1)), 0xffff_ffff);
 });
+
+test('UrlStore: no depth column while every URL has depth 0; sitemap slots widen past 65,535 sitemaps', () => {
+  const s = new UrlStore();
+  for (let id = 0; id < 5000; id++) s.admit(id, 'sitemap', true, 0, id % 3, id, undefined);
+  const flat = s.allocatedBytes();
+  assert.deepEqual([...s.depthColumn().subarray(0, 3)], [0, 0, 0]);
+  s.admit(5000, 'link', false, 70_000, -1, -1, undefined); // deeper than a Uint16
+  s.admit(5001, 'link', false, 3, -1, -1, undefined);
+  assert.ok(s.allocatedBytes() >= flat + 5000 * 2, 'the depth column appears with the first URL deeper than 0');
+  const depth = s.depthColumn();
+  assert.deepEqual([depth[4999], depth[5000], depth[5001]], [0, 0xffff, 3]);
+
+  s.listing(4999, 70_000, 1, undefined); // a second sitemap past the 16-bit range: widened, values kept
+  s.admit(5002, 'sitemap', true, 0, 65_535, 2, undefined);
+  assert.deepEqual(s.sitemapsOf(4999), [4999 % 3, 70_000]);
+  assert.deepEqual(s.sitemapsOf(5002), [65_535]);
+  assert.deepEqual(s.sitemapsOf(1), [1]);
+  assert.deepEqual(s.sitemapsOf(5000), []);
+  for (let id = 5003; id < 6000; id++) s.admit(id, 'sitemap', true, 0, 100_000 + id, id, undefined);
+  assert.deepEqual(s.sitemapsOf(5999), [105_999]);
+});

@@ -95,3 +95,10 @@ function allocate<T extends Growable>(ctor: GrowableCtor<T>, length: number, res
   }
   return new ctor(length);
 }
+
+/** A 16-bit column widened to 32 bits (same values, same length): for ids that outgrew 65,535. */
+export function widened(col: Uint16Array | Int32Array): Int32Array {
+  const wide = ensureCapacity(column(Int32Array), col.length);
+  wide.set(col);
+  return wide;
+}

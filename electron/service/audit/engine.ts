@@ -13,7 +13,7 @@
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { SparseColumn } from '../../engine/compact/sparse-column.js';
 import { hasPrefix } from '../../engine/prefix.js';
-import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
+import { column, ensureCapacity, widened } from '../../engine/compact/typed-growth.js';
 import { parseRobotsDirectives } from '../../engine/links.js';
 import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
@@ -687,8 +687,3 @@ function originOfUrl(url: string): string | undefined {
 }
 
 /** An Int32 column holding what a Uint16 one holds (past 65,535 sitemaps). */
-function widened(col: Uint16Array | Int32Array): Int32Array {
-  const wide = ensureCapacity(column(Int32Array), col.length);
-  wide.set(col);
-  return wide;
-}
