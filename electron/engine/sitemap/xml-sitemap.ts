@@ -119,6 +119,7 @@ export class SitemapXmlHandler implements ElementHandler {
     this.lastmod = m.lastmod;
     this.changefreq = m.changefreq;
     this.priority = m.priority;
+    this.alternates = m.alternates;
     this.endEntry();
   }
 
