@@ -108,6 +108,11 @@ const FIELDS = [
   '<x:link rel="alternate" hreflang="de" href="http://www.example.com/other-prefix"/>',
   '<xhtml:link rel="alternate" hreflang="de" href="http://www.example.com/open"></xhtml:link>',
   '<image:image><image:loc>http://www.example.com/i.jpg</image:loc></image:image>',
+  '<image:image>\n <image:loc> http://www.example.com/j.jpg </image:loc><image:title>A &amp; B</image:title><image:caption></image:caption></image:image>',
+  '<image:image><image:title>no loc</image:title></image:image>',
+  '<image:image><image:loc></image:loc></image:image>',
+  '<image:image><image:caption>c</image:caption><image:loc>http://www.example.com/order.jpg</image:loc></image:image>',
+  '<image:image><image:loc>http://www.example.com/k.jpg</image:loc><image:title>&lt;t&gt;</image:title></image:image>',
   '<unknown>text<nested/></unknown>',
   'stray text',
   '\n  ',
@@ -117,6 +122,7 @@ const FIELDS = [
 
 const USUAL = ['<lastmod>2024-01-02</lastmod>', '<changefreq>daily</changefreq>', '<priority>0.5</priority>'];
 const LINKS = FIELDS.filter((f) => f.startsWith('<xhtml:link')).slice(0, 2); // the two an alternate is taken with
+const IMAGES = FIELDS.filter((f) => f.startsWith('<image:image>')).slice(0, 2); // the two an image is taken with
 
 test('the shortcut reads random urlsets of usual and odd entries as the usual way does, in random chunks', () => {
   let took = 0;
@@ -135,6 +141,7 @@ test('the shortcut reads random urlsets of usual and odd entries as the usual wa
         const links = LINKS.filter(() => rand() < 0.4);
         if (rand() < 0.5) parts.splice(parts.indexOf(parts.find((p) => p.includes('<loc>'))!) + 1, 0, ...links);
         else parts.push(...links);
+        if (rand() < 0.3) parts.push(...IMAGES.filter(() => rand() < 0.7));
         body = parts.join(rand() < 0.5 ? '' : '\n    ');
       } else {
         const n = Math.floor(rand() * 6);
@@ -160,6 +167,11 @@ test('the shortcut takes the usual entry, and declines what it must leave to the
     '<lastmod>2024-01-02</lastmod><xhtml:link rel="alternate" hreflang=" fr " href="http://e.com/fr/a" /></url>';
   assert.equal(m.match(linked, 0), linked.length);
   assert.deepEqual(m.alternates, [{ lang: 'de', href: 'http://e.com/de/a' }, { lang: 'fr', href: 'http://e.com/fr/a' }]);
+  const pictured =
+    '<url><loc>http://e.com/a</loc><image:image><image:loc>http://e.com/1.jpg</image:loc><image:title> One </image:title></image:image>' +
+    '<image:image><image:loc>http://e.com/2.jpg</image:loc><image:title> </image:title><image:caption></image:caption></image:image></url>';
+  assert.equal(m.match(pictured, 0), pictured.length);
+  assert.deepEqual(m.images, [{ loc: 'http://e.com/1.jpg', title: 'One' }, { loc: 'http://e.com/2.jpg' }]);
   for (const odd of [
     '<url><loc>http://e.com/a</loc><loc>http://e.com/b</loc></url>', // a second <loc>: MULTIPLE_LOC
     '<url><lastmod>2024-01-02</lastmod></url>', // no <loc>: MISSING_LOC
@@ -171,7 +183,9 @@ test('the shortcut takes the usual entry, and declines what it must leave to the
     '<url><loc>http://e.com/a</lox></url>', // a mismatched end tag: MALFORMED_XML
     '<url><loc>http://e.com/a</loc><xhtml:link rel="alternate" hreflang="de" href="/de"/></url>', // INVALID_ALTERNATE
     '<url><loc>http://e.com/a</loc><xhtml:link rel="alternate" hreflang="" href="http://e.com/de"/></url>',
-    '<url><loc>http://e.com/a</loc><image:image><image:loc>http://e.com/i.jpg</image:loc></image:image></url>',
+    '<url><loc>http://e.com/a</loc><image:image><image:title>t</image:title></image:image></url>', // MISSING_IMAGE_LOC
+    '<url><loc>http://e.com/a</loc><image:image><image:loc> </image:loc></image:image></url>', // an empty one: the same
+    '<url><loc>http://e.com/a</loc><image:image><image:loc>http://e.com/i.jpg</image:loc></image:image><lastmod>2024-01-02</lastmod></url>',
   ]) {
     assert.equal(m.match(odd, 0), -1, odd);
     assert.equal(m.loc, undefined);

@@ -120,6 +120,7 @@ export class SitemapXmlHandler implements ElementHandler {
     this.changefreq = m.changefreq;
     this.priority = m.priority;
     this.alternates = m.alternates;
+    this.images = m.images;
     this.endEntry();
   }
 
