@@ -195,18 +195,18 @@ export class JournalWriter {
 
 /** Writes `n` and a comma at `p` (as String(n) would spell it); returns the position after them. */
 function writeInt(buf: Buffer, p: number, n: number): number {
-  if (!Number.isSafeInteger(n)) {
-    p += buf.write(String(n), p, 'latin1');
+  if ((n | 0) !== n) {
+    p += buf.write(String(n), p, 'latin1'); // past 32 bits, or not an integer: rare
   } else {
     if (n < 0) {
       buf[p++] = 0x2d; // -
-      n = -n;
+      n = -n; // -2^31 becomes 2^31, still exact below
     }
     let end = p;
-    for (let v = n; v >= 10; v = Math.floor(v / 10)) end++;
+    for (let v = n; v >= 10; v = (v / 10) >>> 0) end++;
     for (let i = end; i >= p; i--) {
       buf[i] = 0x30 + (n % 10);
-      n = Math.floor(n / 10);
+      n = (n / 10) >>> 0;
     }
     p = end + 1;
   }

@@ -86,7 +86,7 @@ test('appendRecord writes the same bytes as the line built as a string, at the o
   const dir = tmp();
   const file = path.join(dir, 'journal.jsonl');
   const w = JournalWriter.open(file, 0);
-  const numbers = [0, 1, 9, 10, 99, 100, 12345, 2 ** 31 - 1, -1, -2, -10, -123457, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 60, 0.5];
+  const numbers = [0, 1, 9, 10, 99, 100, 12345, 2 ** 31 - 1, -(2 ** 31), 2 ** 31, -1, -2, -10, -123457, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 60, 0.5];
   const texts = ['"https://shop.example/p/1","2024-01-02"', '"https://shop.example/ünï/✓"', '"a",0,0,null,{"a":[["de","https://shop.example/de"]]}'];
   const want: string[] = [];
   const offsets: number[] = [];
