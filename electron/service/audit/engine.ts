@@ -157,6 +157,8 @@ export class AuditEngine {
   private readonly more = new Map<number, Set<number>>();
   private readonly redirects = new Map<number, string>();
   private readonly hreflang: HreflangGraph;
+  /** The hash of the key of the URL whose listing was read last (listing → discover). */
+  private ownHash = 0;
   private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
 
   private readonly sitemaps: SitemapInfo[] = [];
@@ -413,7 +415,9 @@ export class AuditEngine {
     if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
     else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key);
     this.settle(id, before);
-    if (affected) for (const source of affected) this.recomputeHreflang(source);
+    // The listed URL's own hash was just worked out: reading its key back from the frontier and
+    // hashing it again cost as much as the rest of its listing (benchmark profile).
+    if (affected) for (const source of affected) this.recomputeHreflang(source, source === id ? this.ownHash : undefined);
   }
 
   /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
@@ -458,8 +462,9 @@ export class AuditEngine {
     }
     const own = key ?? this.keys.keyOf(id);
     if (own === undefined) return null;
+    this.ownHash = hashKey(own);
     // The frontier is asked only for targets whose id the graph does not know yet.
-    return this.hreflang.addAlternates(hashKey(own), id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1);
+    return this.hreflang.addAlternates(this.ownHash, id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1);
   }
 
   /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
@@ -544,10 +549,14 @@ export class AuditEngine {
     s.pendingScope = keep.length > 0 ? keep : null;
   }
 
-  private recomputeHreflang(id: number): void {
-    const key = this.keys.keyOf(id);
-    if (key === undefined) return;
-    const v = this.hreflang.verdict(id, hashKey(key), (t) => this.answersNot200(t));
+  /** Judges the alternates of source `id` again; `hash` is its key's hash when known. */
+  private recomputeHreflang(id: number, hash?: number): void {
+    if (hash === undefined) {
+      const key = this.keys.keyOf(id);
+      if (key === undefined) return;
+      hash = hashKey(key);
+    }
+    const v = this.hreflang.verdict(id, hash, (t) => this.answersNot200(t));
     const before = this.maskOf(id);
     let f = this.flags[id]! & ~(F_HREF_NONRECIP | F_HREF_BAD_TARGET);
     if (v.nonReciprocal) f |= F_HREF_NONRECIP;
