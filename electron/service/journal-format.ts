@@ -78,13 +78,9 @@ export function encodeAdmit(
   entry: SitemapUrlEntry | undefined,
   label: string | undefined,
   userData: Record<string, unknown> | undefined,
-  /** The entry as `"url",lastmod,…` (RequestInit.sitemapEntryJson), used as it is when it fits. */
-  entryJson?: string,
 ): string {
   const s = admitSource(source, listed);
-  const head = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',';
-  if (entryJson !== undefined && admitFits(url, uniqueKey, label, userData, entryJson)) return head + entryJson + ']\n';
-  let line = head + jsonString(url);
+  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + jsonString(url);
   let extra: AdmitExtra | undefined = entryExtra(entry);
   if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
   if (label !== undefined) (extra ??= {}).l = label;

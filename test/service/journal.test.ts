@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { JournalWriter } from '../../electron/service/journal-writer.js';
 import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal-reader.js';
-import { ADMIT_TAIL, DUP_TAIL, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal-format.js';
+import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal-format.js';
 import { jsonString } from '../../electron/engine/json-text.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/entry-codec.js';
-import type { SitemapUrlEntry } from '../../shared/model.js';
+import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'spinneret-journal-'));
@@ -63,23 +63,33 @@ test('a uniqueKey that differs from the URL, a label and userData are kept', () 
 
 test("the entry's JSON from the parse worker is copied when it fits, and the line is the one encoding would write", () => {
   const text = (e: SitemapUrlEntry) => jsonString(e.loc) + encodeTail(e, entryExtra(e));
+  const w = JournalWriter.open(path.join(tmp(), 'journal.jsonl'), 0);
+  // What the crawl runtime writes for an ADMIT: the worker's text copied when it fits, else the line encoded.
+  const admitLine = (
+    id: number, source: RequestSource, listed: boolean, depth: number, from: number, url: string, uniqueKey: string,
+    entry: SitemapUrlEntry | undefined, label: string | undefined, userData: Record<string, unknown> | undefined, entryJson?: string,
+  ): string =>
+    entryJson !== undefined && admitFits(url, uniqueKey, label, userData, entryJson)
+      ? w.pendingLineAt(w.appendRecord(REC_ADMIT, id, admitSource(source, listed), depth, from, entryJson))!
+      : encodeAdmit(id, source, listed, depth, from, url, uniqueKey, entry, label, userData);
   const plain: SitemapUrlEntry = { loc: 'https://shop.example/p/1', lastmod: '2024-01-15', priority: 0.5, alternates: [{ lang: 'de', href: 'https://shop.example/de/p/1' }] };
   const quoted: SitemapUrlEntry = { loc: 'https://shop.example/p/"1"\\', changefreq: 'daily' };
   for (const e of [plain, quoted, { loc: 'https://shop.example/p/2' }]) {
     const want = encodeAdmit(1, 'sitemap', false, 0, -2, e.loc, e.loc, e, undefined, undefined);
-    assert.equal(encodeAdmit(1, 'sitemap', false, 0, -2, e.loc, e.loc, e, undefined, undefined, text(e)), want, e.loc);
+    assert.equal(admitLine(1, 'sitemap', false, 0, -2, e.loc, e.loc, e, undefined, undefined, text(e)), want, e.loc);
   }
   // Text that does not fit is not used: another URL's, or the key, a label or userData must join the extra.
   const other = text({ ...plain, loc: 'https://shop.example/p/10' });
-  assert.equal(encodeAdmit(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined, other), encodeAdmit(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined));
+  assert.equal(admitLine(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined, other), admitLine(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined));
   const escaped = text({ loc: 'https://shop.example/a"' });
-  assert.ok(!encodeAdmit(1, 'sitemap', false, 0, -2, 'https://shop.example/a\\"', 'https://shop.example/a\\"', { loc: 'x' }, undefined, undefined, escaped).includes(escaped));
-  const key = JSON.parse(encodeAdmit(1, 'sitemap', false, 0, -2, plain.loc, 'https://shop.example/p/1?', plain, 'lbl', { x: 1 }, text(plain))) as unknown[];
+  assert.ok(!admitLine(1, 'sitemap', false, 0, -2, 'https://shop.example/a\\"', 'https://shop.example/a\\"', { loc: 'x' }, undefined, undefined, escaped).includes(escaped));
+  const key = JSON.parse(admitLine(1, 'sitemap', false, 0, -2, plain.loc, 'https://shop.example/p/1?', plain, 'lbl', { x: 1 }, text(plain))) as unknown[];
   const rec = decodeAdmit(key);
   assert.equal(rec.uniqueKey, 'https://shop.example/p/1?');
   assert.equal(rec.label, 'lbl');
   assert.deepEqual(rec.userData, { x: 1 });
   assert.deepEqual(rec.entry, plain);
+  w.close();
 });
 
 test('appendRecord writes the same bytes as the line built as a string, at the offset it returns', () => {

@@ -3,8 +3,8 @@
  * for an absent lastmod or changefreq, null for an absent priority (0.0 is a real one), trailing
  * absents dropped, and `extra` = {a: hreflang [[lang,href]…], i: images, v: videos, n: news} only
  * when one of them is there. The journal's ADMIT and DUP records end with it, and the parse worker
- * hands URL entries to the frontier's thread as `[loc,key` + it + `]` (JSON.parse reads arrays of
- * values at less than half the cost of the same entries as objects).
+ * hands URL entries to the frontier's thread as `[key,"loc"` + it + `]` (JSON.parse reads arrays of
+ * values at less than half the cost of the same entries as objects; see worker-protocol.ts).
  */
 import type { HreflangAlternate, SitemapImage, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../shared/model.js';
 import { jsonString, priorityText } from '../json-text.js';

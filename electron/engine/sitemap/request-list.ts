@@ -323,12 +323,7 @@ export class SitemapRequestList {
     this.peeked = null;
     this.reading!.consumed++;
     this.processed++;
-    // Made whole in one go when the parse worker worked out the key and wrote the entry (the usual
-    // case): properties added one by one afterwards cost an object's worth of allocation per URL.
-    const init: RequestInit =
-      typeof uniqueKey === 'string' && entryJson !== undefined
-        ? { url: entry.loc, source: 'sitemap', depth: 0, discoveredFrom: sitemapUrl, sitemapEntry: entry, uniqueKey, sitemapEntryJson: entryJson }
-        : { url: entry.loc, source: 'sitemap', depth: 0, discoveredFrom: sitemapUrl, sitemapEntry: entry };
+    const init: RequestInit = { url: entry.loc, source: 'sitemap', depth: 0, discoveredFrom: sitemapUrl, sitemapEntry: entry };
     if (typeof uniqueKey === 'string') init.uniqueKey = uniqueKey; // worked out by the parse worker
     if (entryJson !== undefined) init.sitemapEntryJson = entryJson;
     if (this.opts.label !== undefined) init.label = this.opts.label;

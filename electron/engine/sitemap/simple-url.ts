@@ -179,28 +179,25 @@ export class SimpleUrlMatcher {
       // The text runs to `</name>`, inside the <url>.
       if (end === -1 || end >= close || buf.charCodeAt(end + 1) !== SLASH || !tagAt(buf, end + 2, tag)) return this.decline();
       if (end - start > MAX_FIELD_CHARS) return this.decline();
-      let text = buf.slice(start, end);
-      if (text.indexOf('&') !== -1) {
-        if (OTHER_ENTITY.test(text)) return this.decline();
-        text = text.replaceAll('&amp;', '&');
-      }
-      const value = text.trim();
+      const text = buf.slice(start, end);
+      if (OTHER_ENTITY.test(text)) return this.decline();
+      const v = value(text);
       switch (f) {
         case 0:
           if (this.loc !== undefined) return this.decline();
-          this.loc = value;
+          this.loc = v;
           break;
         case 1:
           if (this.lastmod !== undefined) return this.decline();
-          this.lastmod = value;
+          this.lastmod = v;
           break;
         case 2:
           if (this.changefreq !== undefined) return this.decline();
-          this.changefreq = value;
+          this.changefreq = v;
           break;
         default:
           if (this.priority !== undefined) return this.decline();
-          this.priority = value;
+          this.priority = v;
       }
       p = end + 2 + tag.length;
     }
