@@ -9,6 +9,7 @@
 import type { CrawlCounters, RequestSource, UrlState } from '../../shared/model.js';
 import { emptyCounters } from '../../shared/model.js';
 import { column, ensureCapacity, widened } from '../engine/compact/typed-growth.js';
+import { w3cDatetimeMs } from '../engine/sitemap/datetime.js';
 import { SOURCES } from './journal-format.js';
 
 export const ST_QUEUED = 0;
@@ -217,7 +218,7 @@ export class UrlStore {
   }
 }
 
-/** Recently parsed lastmods: sitemaps repeat a few dates over many URLs. */
+/** Recently parsed lastmods that are not W3C Datetimes. */
 const lastmodCache = new Map<string, number>();
 const LASTMOD_CACHE_MAX = 4096;
 
@@ -272,55 +273,20 @@ export function lastmodSeconds(ms: number): number {
   return Math.min(0xffff_ffff, Math.max(1, Math.floor(ms / 1000)));
 }
 
-/** A W3C datetime lastmod as epoch ms (NaN when it is none). */
+/**
+ * A lastmod as epoch ms (NaN when it is none): a W3C Datetime read by hand (w3cDatetimeMs, no cache
+ * needed), anything else (kept as written when a sitemap has it) by Date.parse, cached: sitemaps
+ * that write dates their own way repeat a few of them over many URLs.
+ */
 export function parseLastmod(s: string): number {
+  const w = w3cDatetimeMs(s);
+  if (!Number.isNaN(w)) return w;
   let t = lastmodCache.get(s);
   if (t === undefined) {
-    t = parseW3cDatetime(s);
+    t = Date.parse(s);
+    if (!Number.isFinite(t)) t = NaN;
     if (lastmodCache.size >= LASTMOD_CACHE_MAX) lastmodCache.clear();
     lastmodCache.set(s, t);
   }
   return t;
-}
-
-function parseW3cDatetime(s: string): number {
-  // Fast path for the usual shapes (YYYY-MM-DD, …Thh:mm:ssZ, …Thh:mm:ss±hh:mm): a sitemap of a
-  // million URLs spends noticeable time in Date.parse otherwise.
-  const n = s.length;
-  if ((n === 10 || n === 20 || n === 25) && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45) {
-    const y = digits(s, 0, 4);
-    const mo = digits(s, 5, 2);
-    const d = digits(s, 8, 2);
-    if (y >= 0 && mo >= 1 && mo <= 12 && d >= 1 && d <= 31) {
-      if (n === 10) return Date.UTC(y, mo - 1, d);
-      if (s.charCodeAt(10) === 84 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58) {
-        const h = digits(s, 11, 2);
-        const mi = digits(s, 14, 2);
-        const se = digits(s, 17, 2);
-        if (h >= 0 && h <= 23 && mi >= 0 && mi <= 59 && se >= 0 && se <= 59) {
-          const t = Date.UTC(y, mo - 1, d, h, mi, se);
-          if (n === 20 && s.charCodeAt(19) === 90) return t;
-          const sign = s.charCodeAt(19);
-          if (n === 25 && (sign === 43 || sign === 45) && s.charCodeAt(22) === 58) {
-            const oh = digits(s, 20, 2);
-            const om = digits(s, 23, 2);
-            if (oh >= 0 && oh <= 23 && om >= 0 && om <= 59) return t - (sign === 43 ? 1 : -1) * (oh * 60 + om) * 60_000;
-          }
-        }
-      }
-    }
-  }
-  const t = Date.parse(s);
-  return Number.isFinite(t) ? t : NaN;
-}
-
-/** The decimal number in s[from, from+len), or -1 when it is not all digits. */
-function digits(s: string, from: number, len: number): number {
-  let v = 0;
-  for (let i = from; i < from + len; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return -1;
-    v = v * 10 + c;
-  }
-  return v;
 }

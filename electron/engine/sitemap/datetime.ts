@@ -6,45 +6,82 @@
  * True when `s` is a W3C Datetime, the ISO 8601 profile sitemaps.org allows: YYYY, YYYY-MM,
  * YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s+]]TZD with TZD = Z | ±hh:mm (a time needs a zone),
  * with real field values (month 1–12, a day the month has, …).
- * Hand-written rather than a regex: it runs once per URL on every sitemap.
  */
 export function isW3cDatetime(s: string): boolean {
+  return !Number.isNaN(w3cDatetimeMs(s));
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The instant a W3C Datetime names, in ms since 1970 UTC (the start of the year, month or day for
+ * the shorter forms; fractions of a second past the third digit dropped, as Date.parse does), or
+ * NaN when `s` is not one (see isW3cDatetime). A leap second (:60) is the next minute's first.
+ * Hand-written arithmetic rather than a regex and Date.UTC: the ingest checks and reads each
+ * listed URL's lastmod, a million at a time.
+ */
+export function w3cDatetimeMs(s: string): number {
   const n = s.length;
-  if (n < 4) return false;
+  if (n < 4) return NaN;
   const year = digits(s, 0, 4);
-  if (year < 0) return false;
-  if (n === 4) return true;
-  if (s.charCodeAt(4) !== 45 /* - */ || n < 7) return false;
-  const month = digits(s, 5, 2);
-  if (month < 1 || month > 12) return false;
-  if (n === 7) return true;
-  if (s.charCodeAt(7) !== 45 || n < 10) return false;
-  const day = digits(s, 8, 2);
-  if (day < 1 || day > daysInMonth(year, month)) return false;
-  if (n === 10) return true;
+  if (year < 0) return NaN;
+  let month = 1;
+  let day = 1;
+  if (n > 4) {
+    if (s.charCodeAt(4) !== 45 /* - */ || n < 7) return NaN;
+    month = digits(s, 5, 2);
+    if (month < 1 || month > 12) return NaN;
+    if (n > 7) {
+      if (s.charCodeAt(7) !== 45 || n < 10) return NaN;
+      day = digits(s, 8, 2);
+      if (day < 1 || day > daysInMonth(year, month)) return NaN;
+    }
+  }
+  const date = daysFromCivil(year, month, day) * DAY_MS;
+  if (n <= 10) return date;
   // time: Thh:mm, then :ss, then .s+, then the zone
-  if (s.charCodeAt(10) !== 84 /* T */ || n < 17) return false;
+  if (s.charCodeAt(10) !== 84 /* T */ || n < 17) return NaN;
   const hour = digits(s, 11, 2);
   const minute = digits(s, 14, 2);
-  if (s.charCodeAt(13) !== 58 /* : */ || hour < 0 || hour > 23 || minute < 0 || minute > 59) return false;
+  if (s.charCodeAt(13) !== 58 /* : */ || hour < 0 || hour > 23 || minute < 0 || minute > 59) return NaN;
+  let ms = hour * 3_600_000 + minute * 60_000;
   let i = 16;
   if (s.charCodeAt(i) === 58) {
     const second = digits(s, i + 1, 2);
-    if (second < 0 || second > 60) return false; // 60: a leap second
+    if (second < 0 || second > 60) return NaN; // 60: a leap second
+    ms += second * 1000;
     i += 3;
     if (s.charCodeAt(i) === 46 /* . */) {
       const from = ++i;
-      while (i < n && isDigit(s.charCodeAt(i))) i++;
-      if (i === from) return false;
+      let scale = 100;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (!isDigit(c)) break;
+        ms += (c - 48) * scale;
+        scale = scale >= 10 ? scale / 10 : 0;
+      }
+      if (i === from) return NaN;
     }
   }
   const zone = s.charCodeAt(i);
-  if (zone === 90 /* Z */) return i + 1 === n;
-  if (zone !== 43 /* + */ && zone !== 45 /* - */) return false;
-  if (n !== i + 6 || s.charCodeAt(i + 3) !== 58) return false;
+  if (zone === 90 /* Z */) return i + 1 === n ? date + ms : NaN;
+  if (zone !== 43 /* + */ && zone !== 45 /* - */) return NaN;
+  if (n !== i + 6 || s.charCodeAt(i + 3) !== 58) return NaN;
   const zh = digits(s, i + 1, 2);
   const zm = digits(s, i + 4, 2);
-  return zh >= 0 && zh <= 23 && zm >= 0 && zm <= 59;
+  if (zh < 0 || zh > 23 || zm < 0 || zm > 59) return NaN;
+  const offset = (zh * 60 + zm) * 60_000;
+  return date + ms - (zone === 43 ? offset : -offset);
+}
+
+/** Days from 1970-01-01 to a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
 }
 
 /** The number written by `count` ASCII digits at `from`, or -1. */

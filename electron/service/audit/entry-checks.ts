@@ -3,8 +3,7 @@
  * scheme or www/apex variant of the crawled site.
  */
 import { hasPrefix } from '../../engine/prefix.js';
-import { isW3cDatetime } from '../../engine/sitemap/datetime.js';
-import { parseLastmod } from '../url-store.js';
+import { w3cDatetimeMs } from '../../engine/sitemap/datetime.js';
 
 /** A lastmod this far past "now" is in the future (time zones and clock skew stay below it). */
 export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
@@ -13,27 +12,10 @@ export type LastmodVerdict = 'ok' | 'invalid' | 'future';
 
 /** Whether a lastmod is a valid W3C Datetime, and not more than a day after `now`. */
 export function lastmodVerdict(lastmod: string, now: number): LastmodVerdict {
-  if (!isW3cDatetime(lastmod)) return 'invalid';
-  // A date (any W3C shape starts with YYYY[-MM[-DD]]) before the day of now − 2 days is in the past
-  // whatever its time and offset: a string comparison settles it without parsing (most listings).
-  if (lastmod < pastBound(now)) return 'ok';
-  // parseLastmod reads the usual shapes without Date.parse (once per listing: 1M at a time).
-  const t = parseLastmod(lastmod);
-  return Number.isFinite(t) && t > now + FUTURE_SLACK_MS ? 'future' : 'ok';
-}
-
-let boundUntil = -Infinity;
-let boundFor = 0;
-let bound = '';
-
-/** `YYYY-MM-DD` of now − 2 days (UTC), recomputed at most hourly: an older bound is only stricter. */
-function pastBound(now: number): string {
-  if (now < boundFor || now >= boundUntil) {
-    bound = new Date(now - 2 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    boundFor = now;
-    boundUntil = now + 60 * 60 * 1000;
-  }
-  return bound;
+  // One hand-written pass checks and reads it (once per listing: a million at a time).
+  const t = w3cDatetimeMs(lastmod);
+  if (Number.isNaN(t)) return 'invalid';
+  return t > now + FUTURE_SLACK_MS ? 'future' : 'ok';
 }
 
 const AUTHORITY = /^(https?):\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i;
