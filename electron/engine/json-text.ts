@@ -4,11 +4,11 @@
  */
 
 /** A string that needs no escaping in JSON (no quote, backslash, control character or surrogate). */
-const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+export const PLAIN_JSON = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
 
 /** JSON.stringify of a string, faster for the common plain ones (URLs, dates). */
 export function jsonString(s: string): string {
-  return PLAIN.test(s) ? '"' + s + '"' : JSON.stringify(s);
+  return PLAIN_JSON.test(s) ? '"' + s + '"' : JSON.stringify(s);
 }
 
 /** The usual priorities (0.0, 0.1 … 1.0) as JSON, ready: a number's text costs more than the rest of an entry. */

@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SitemapItem, SitemapLimits, SitemapSummary } from '../../electron/engine/types.js';
 import { EngineError } from '../../electron/engine/types.js';
-import { streamSitemap as inProcess } from '../../electron/engine/sitemap/stream.js';
+import { streamMapped, streamSitemap as inProcess } from '../../electron/engine/sitemap/stream.js';
 import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -282,3 +282,37 @@ for (const [where, streamSitemap] of IMPLS) {
     assert.equal(r.summary.uncompressedBytes, 0);
   });
 }
+
+nodeTest('streamMapped tells of each gzipped chunk once inflated: wiping it then changes nothing read', async () => {
+  const xml = Buffer.from(urlset(20_000));
+  const zipped = gzipSync(xml);
+  const url = 'http://127.0.0.1/sitemap.xml';
+  const read = async (consumed?: (chunk: Buffer) => void): Promise<{ locs: string[]; fatal: unknown }> => {
+    // Copies, so wiping one touches nothing else.
+    const src = body(Buffer.from(zipped), (i) => 700 + ((i * 397) % 5000));
+    const locs: string[] = [];
+    const gen = streamMapped(src.iterable, { url, batchSize: 500 }, (item) => (item.kind === 'url' ? item.entry.loc : ''), consumed);
+    for (;;) {
+      const r = await gen.next();
+      if (r.done) return { locs, fatal: r.value.fatal };
+      locs.push(...r.value);
+    }
+  };
+  const told: Buffer[] = [];
+  const wiped = await read((chunk) => {
+    told.push(chunk);
+    chunk.fill(0); // as if its memory had gone back to the main thread
+  });
+  assert.ok(told.length > 10, `${told.length} chunks told`);
+  assert.equal(new Set(told).size, told.length, 'each chunk once');
+  assert.equal(told.reduce((n, c) => n + c.length, 0), zipped.length, 'every byte of the body');
+  assert.deepEqual(wiped, await read());
+  assert.equal(wiped.locs.length, 20_000);
+  assert.equal(wiped.fatal, undefined);
+
+  // A plain body's chunks are not told of (the parser holds its first bytes until it knows their encoding).
+  const plain: Buffer[] = [];
+  const gen = streamMapped(body(xml, 100).iterable, { url }, () => 0, (chunk) => plain.push(chunk));
+  while (!(await gen.next()).done);
+  assert.equal(plain.length, 0);
+});

@@ -12,11 +12,11 @@ import { gzipSync } from 'node:zlib';
 import type { SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
 import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
-import { ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
+import { ownedChunk, ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
 import { tryUniqueKey } from '../../electron/engine/url.js';
 import { jsonString } from '../../electron/engine/json-text.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/entry-codec.js';
-import { AHEAD, fromWire, wireBatch, wireItem } from '../../electron/engine/sitemap/worker-protocol.js';
+import { AHEAD, fromWire, WireWriter, wireItem, wireText } from '../../electron/engine/sitemap/worker-protocol.js';
 
 const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -137,6 +137,28 @@ test('a large gzipped urlset and a truncated one read the same in the worker', a
     assert.equal((entries[n - 1] as { entry: { loc: string } }).entry.loc, (whole[n - 1] as { entry: { loc: string } }).entry.loc);
     assert.deepEqual(r.items.at(-1), { kind: 'problem', problem: r.summary.fatal });
   }
+});
+
+test('chunks marked as the body\'s own are handed to the worker as they are; others are copied', async () => {
+  const zipped = gzipSync(Buffer.from(urlset(10_000)));
+  const url = 'http://127.0.0.1/sitemap.xml';
+  const given: Buffer[] = [];
+  async function* body(own: boolean): AsyncGenerator<Buffer> {
+    for (let at = 0; at < zipped.length; at += 8192) {
+      const chunk = Buffer.allocUnsafeSlow(Math.min(8192, zipped.length - at));
+      zipped.copy(chunk, 0, at);
+      given.push(chunk);
+      yield own ? ownedChunk(chunk) : chunk;
+    }
+  }
+  const here = await collect(streamSitemap, chunked(zipped, 8192).iterable, url, 256);
+  const copied = await collect(streamSitemapInWorker, body(false), url, 256);
+  assert.ok(given.every((c) => c.byteLength > 0), 'unmarked chunks stay whole here');
+  given.length = 0;
+  const moved = await collect(streamSitemapInWorker, body(true), url, 256);
+  assert.ok(given.length > 3 && given.every((c) => c.buffer.byteLength === 0), `marked chunks were moved to the worker: ${given.map((c) => c.buffer.byteLength)}`);
+  assertSame(copied, here);
+  assertSame(moved, here);
 });
 
 test('a slow consumer holds the worker back: it reads only a few chunks ahead', async () => {
@@ -267,6 +289,54 @@ test('a worker that dies mid-read ends that reading with SITEMAP_WORKER_FAILED a
   assert.equal(pool.fallbackReason, null, 'a worker that ran is not given up on: the next reading starts a new one');
 });
 
+test('WireWriter cuts batches from the front: ends, ASCII flag and the items left over', () => {
+  const entry = (i: number): SitemapUrlEntry =>
+    i % 3 === 1
+      ? { loc: `http://127.0.0.1/ü/${i}`, lastmod: '2024-01-02', changefreq: 'we\u00e9kly', alternates: [{ lang: 'de', href: `http://127.0.0.1/de/${i}` }] }
+      : { loc: `http://127.0.0.1/p/${i}`, lastmod: '2024-01-02T03:04:05+00:00', priority: i / 10 };
+  const writer = new WireWriter();
+  const all: SitemapItem[] = [];
+  const taken: SitemapItem[] = [];
+  let next = 0;
+  // Write a few items, take fewer, write more: what is left is carried to the next batch in order.
+  for (const [write, take] of [[5, 3], [4, 2], [1, 5], [6, 6]] as const) {
+    for (let k = 0; k < write; k++) {
+      const item: SitemapItem = { kind: 'url', entry: entry(next++) };
+      all.push(item);
+      writer.item(item);
+    }
+    const { bytes, ends, ascii } = writer.take(take);
+    const text = wireText(bytes, ascii);
+    const batch = all.slice(taken.length, taken.length + take);
+    assert.equal(ascii, batch.every((item) => item.kind === 'url' && !/[^\x00-\x7f]/.test(wireItem(item))), 'ascii tells whether the text is ASCII');
+    assert.equal(text, '[' + batch.map(wireItem).join(',') + ']');
+    assert.equal(ends.length, take);
+    batch.forEach((item, i) => assert.equal(text.slice(i === 0 ? 1 : ends[i - 1]! + 1, ends[i]), wireItem(item), 'ends[i] is just past item i'));
+    taken.push(...fromWire(text, ends));
+  }
+  assert.equal(writer.size, 0);
+  assert.deepEqual(taken.map((item) => item.kind === 'url' && item.entry), all.map((item) => item.kind === 'url' && item.entry));
+  assert.throws(() => writer.take(1), RangeError);
+  // A batch's buffer given back is written into again when it is large enough, else left.
+  writer.item(all[0]!);
+  const first = writer.take(1);
+  writer.recycle(first.bytes.buffer as ArrayBuffer);
+  writer.item(all[1]!);
+  const second = writer.take(1);
+  assert.equal(second.bytes.buffer, first.bytes.buffer, 'the spare buffer is used again');
+  assert.equal(wireText(second.bytes, second.ascii), '[' + wireItem(all[1]!) + ']');
+  writer.recycle(new ArrayBuffer(4));
+  writer.item(all[2]!);
+  const third = writer.take(1);
+  assert.ok(third.bytes.buffer.byteLength >= third.bytes.byteLength && third.bytes.buffer.byteLength > 4, 'a spare too small is not used');
+  assert.equal(wireText(third.bytes, third.ascii), '[' + wireItem(all[2]!) + ']');
+  // A long non-ASCII string grows the buffer past its first size.
+  const long: SitemapItem = { kind: 'url', entry: { loc: 'http://127.0.0.1/' + 'é✓'.repeat(40_000) } };
+  writer.item(long);
+  const { bytes, ends, ascii } = writer.take(1);
+  assert.deepEqual(fromWire(wireText(bytes, ascii), ends)[0], { ...long, uniqueKey: tryUniqueKey(long.entry.loc) });
+});
+
 test('items cross to the main thread as they are, a URL item as a row with its uniqueKey compact (1 for the loc itself, 0 for none)', () => {
   const entries: SitemapUrlEntry[] = [
     { loc: 'http://127.0.0.1/a' },
@@ -289,7 +359,13 @@ test('items cross to the main thread as they are, a URL item as a row with its u
   for (let i = 0; i <= 10; i++) entries.push({ loc: `http://127.0.0.1/p${i}`, priority: i / 10 });
   const items: SitemapItem[] = entries.map((entry) => ({ kind: 'url', entry }));
   items.push({ kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } }, { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' });
-  const { json, ends } = wireBatch(items.map(wireItem));
+  const writer = new WireWriter();
+  for (const item of items) writer.item(item);
+  const { bytes, ends, ascii } = writer.take(items.length);
+  assert.equal(ascii, false, 'the batch has non-ASCII text');
+  assert.equal(writer.size, 0);
+  const json = wireText(bytes, ascii);
+  assert.equal(json, '[' + items.map(wireItem).join(',') + ']', 'the batch is its items\' texts');
   const back = fromWire(json, ends);
   assert.equal(back.length, items.length);
   assert.ok(fromWire(json).every((item) => item.kind !== 'url' || item.entryJson === undefined), 'no entry text without the ends');

@@ -5,7 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { streamMapped } from './stream.js';
-import { AHEAD, wireBatch, wireItem, type FromWorker, type ToWorker } from './worker-protocol.js';
+import { AHEAD, WireWriter, type FromWorker, type ToWorker } from './worker-protocol.js';
 
 if (!parentPort) throw new Error('parse-worker.ts runs as a worker thread only.');
 const port = parentPort;
@@ -16,6 +16,8 @@ function post(m: FromWorker): void {
 
 class Session {
   private readonly chunks: Uint8Array[] = [];
+  /** Memory of the chunks received, until given back (spent). */
+  private readonly received = new Set<ArrayBuffer>();
   private ended = false;
   private failure: Error | null = null;
   closed = false;
@@ -24,6 +26,9 @@ class Session {
   private inFlight = 0;
   /** Both the body (read by gunzip's pipeline on its own) and the batch loop may be waiting. */
   private waiters: (() => void)[] = [];
+
+  /** Writes the session's items as the text of its batches. */
+  readonly writer = new WireWriter();
 
   constructor(readonly id: number) {}
 
@@ -46,6 +51,13 @@ class Session {
     }
   }
 
+  /** Gives a body chunk's memory back to the main thread once it is read (a chunk it sent whole). */
+  spent(chunk: Buffer): void {
+    const buffer = chunk.buffer as ArrayBuffer;
+    if (this.closed || !this.received.delete(buffer)) return;
+    port.postMessage({ t: 'spent', id: this.id, buffer } satisfies FromWorker, [buffer as ArrayBuffer]);
+  }
+
   /** Waits until fewer than AHEAD batches are unread by the consumer. */
   async credit(): Promise<void> {
     while (!this.closed && this.inFlight >= AHEAD) await this.sleep();
@@ -55,10 +67,14 @@ class Session {
   onMessage(m: ToWorker): void {
     if (m.t === 'chunk') {
       this.chunks.push(m.data);
+      this.received.add(m.data.buffer as ArrayBuffer);
       this.pulling = false;
     } else if (m.t === 'end') this.ended = true;
     else if (m.t === 'fail') this.failure = Object.assign(new Error(m.message), m.code ? { code: m.code } : {});
-    else if (m.t === 'ack') this.inFlight--;
+    else if (m.t === 'ack') {
+      this.inFlight--;
+      if (m.buffer) this.writer.recycle(m.buffer);
+    }
     else if (m.t === 'close') this.closed = true;
     this.signal();
   }
@@ -77,9 +93,11 @@ class Session {
 const sessions = new Map<number, Session>();
 
 async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opts']): Promise<void> {
-  // Each item becomes JSON as soon as it is read; the uniqueKey is worked out here too:
-  // canonicalising a URL costs the frontier's thread more than taking it in.
-  const gen = streamMapped(session.body(), opts, wireItem);
+  // Each item is written as JSON as soon as it is read; the uniqueKey is worked out here too:
+  // canonicalising a URL costs the frontier's thread more than taking it in. The batches streamMapped
+  // yields only count the items; their text is cut from the writer in the same order.
+  const writer = session.writer;
+  const gen = streamMapped(session.body(), opts, (item) => writer.item(item), (chunk) => session.spent(chunk));
   try {
     let r = await gen.next();
     while (!r.done) {
@@ -88,8 +106,8 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
         await gen.return(undefined as never);
         return;
       }
-      const { json, ends } = wireBatch(r.value);
-      port.postMessage({ t: 'items', id: session.id, json, ends } satisfies FromWorker, [ends.buffer as ArrayBuffer]);
+      const { bytes, ends, ascii } = writer.take(r.value.length);
+      port.postMessage({ t: 'items', id: session.id, bytes, ascii, ends } satisfies FromWorker, [bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
       r = await gen.next();
     }
     if (!session.closed) post({ t: 'done', id: session.id, summary: r.value });

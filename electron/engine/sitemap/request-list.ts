@@ -35,7 +35,7 @@ import {
 import { tryUniqueKey } from '../url.js';
 import { resolveLimits } from './limits.js';
 import { streamSitemap } from './stream.js';
-import { streamSitemapInWorker } from './worker-stream.js';
+import { ownedChunk, streamSitemapInWorker } from './worker-stream.js';
 
 export interface SitemapRequestListOptions {
   /** Root sitemaps (ignored when `state` is given: they are in it). */
@@ -769,7 +769,8 @@ class BodySpool {
     for (;;) {
       if (this.disposed) return;
       if (pos < this.written) {
-        const buf = Buffer.allocUnsafe(Math.min(chunkSize, this.written - pos));
+        // Memory of its own (never a slice of Node's pool), handed to the parse worker as it is.
+        const buf = ownedChunk(Buffer.allocUnsafeSlow(Math.min(chunkSize, this.written - pos)));
         const { bytesRead } = await this.file.read(buf, 0, buf.length, pos);
         if (bytesRead === 0) return;
         pos += bytesRead;

@@ -2,7 +2,7 @@
  * Streams one sitemap body into batches of items: gzip is recognised by its magic bytes (never
  * by name or header) and inflated with a byte cap; nothing holds the whole document.
  */
-import { Readable, pipeline } from 'node:stream';
+import { Readable, pipeline, type TransformCallback } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { SitemapItem, SitemapLimits, SitemapSummary } from '../types.js';
 import { DEFAULT_BATCH_SIZE } from './limits.js';
@@ -38,13 +38,16 @@ export function streamSitemap(body: AsyncIterable<Buffer>, opts: StreamSitemapOp
 
 /**
  * streamSitemap with each item turned into something else as soon as the parser reads it (the
- * parse worker turns items into JSON text right away: a batch of short strings survives the
- * worker's small young generation far more cheaply than a batch of entry objects).
+ * parse worker writes items as JSON text right away: its small young generation then holds bytes,
+ * not entry objects). `consumed`, when given, is told of each chunk of a gzipped body once it is
+ * inflated and nothing reads it any more: the parse worker gives its memory back then. (A plain
+ * body's first chunks are held by the parser until it knows their encoding: not told.)
  */
 export async function* streamMapped<T>(
   body: AsyncIterable<Buffer>,
   opts: StreamSitemapOptions,
   map: (item: SitemapItem) => T,
+  consumed?: (chunk: Buffer) => void,
 ): AsyncGenerator<T[], SitemapSummary, void> {
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? DEFAULT_BATCH_SIZE));
   let pending: T[] = [];
@@ -115,7 +118,7 @@ export async function* streamMapped<T>(
   if (sourceError !== undefined) {
     parser.fail(errorCode(sourceError, 'BODY_ERROR'), downloadMessage(sourceError, 0));
   } else {
-    const inflater = gzip ? inflate(rawBytes()) : undefined;
+    const inflater = gzip ? inflate(rawBytes(), consumed) : undefined;
     const chunks: AsyncIterable<Buffer> = inflater?.output ?? rawBytes();
     try {
       for await (const chunk of chunks) {
@@ -146,10 +149,19 @@ export async function* streamMapped<T>(
  * Inflates a gzip stream (concatenated members too); errors surface on iteration of `output`.
  * `closed` settles once both sides are closed (after an early stop too), never rejects.
  */
-function inflate(source: AsyncIterable<Buffer>): { output: AsyncIterable<Buffer>; closed: Promise<void> } {
+function inflate(source: AsyncIterable<Buffer>, consumed?: (chunk: Buffer) => void): { output: AsyncIterable<Buffer>; closed: Promise<void> } {
   // 64 KiB out per step instead of zlib's 16: each chunk costs a trip through the stream, the
   // decoder and the reader's bookkeeping (benchmark at 1M URLs: 1–2% less CPU for the ingest).
   const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK });
+  if (consumed) {
+    // A Transform is done with an input chunk when its _transform calls back (zlib: all of it inflated).
+    const transform = gunzip._transform.bind(gunzip);
+    gunzip._transform = (chunk: Buffer, encoding: BufferEncoding, done: TransformCallback): void =>
+      transform(chunk, encoding, (err?: Error | null, data?: unknown) => {
+        if (!err) consumed(chunk);
+        done(err, data);
+      });
+  }
   // pipeline destroys both sides on error or early stop; the error is seen by the reader of gunzip.
   const closed = new Promise<void>((resolve) => {
     pipeline(Readable.from(source, { objectMode: false }), gunzip, () => resolve());
