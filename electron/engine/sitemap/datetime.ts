@@ -21,24 +21,33 @@ const DAY_MS = 86_400_000;
  * listed URL's lastmod, a million at a time.
  */
 export function w3cDatetimeMs(s: string): number {
-  return w3cDatetime(s, true);
+  // The URL table and the audit each read a listing's lastmod: the second asks for the same string.
+  if (s === lastRead) return lastMs;
+  lastMs = w3cDatetime(s, true);
+  lastRead = s;
+  return lastMs;
 }
+
+let lastRead = '';
+let lastMs = NaN;
 
 /** NaN when `s` is not a W3C Datetime; else its instant when `read`, 0 when not (checking costs less). */
 function w3cDatetime(s: string, read: boolean): number {
   const n = s.length;
   if (n < 4) return NaN;
-  const year = digits(s, 0, 4);
-  if (year < 0) return NaN;
+  const hi = two(s, 0);
+  const lo = two(s, 2);
+  if (hi < 0 || lo < 0) return NaN;
+  const year = hi * 100 + lo;
   let month = 1;
   let day = 1;
   if (n > 4) {
     if (s.charCodeAt(4) !== 45 /* - */ || n < 7) return NaN;
-    month = digits(s, 5, 2);
+    month = two(s, 5);
     if (month < 1 || month > 12) return NaN;
     if (n > 7) {
       if (s.charCodeAt(7) !== 45 || n < 10) return NaN;
-      day = digits(s, 8, 2);
+      day = two(s, 8);
       if (day < 1 || day > daysInMonth(year, month)) return NaN;
     }
   }
@@ -46,13 +55,13 @@ function w3cDatetime(s: string, read: boolean): number {
   if (n <= 10) return date;
   // time: Thh:mm, then :ss, then .s+, then the zone
   if (s.charCodeAt(10) !== 84 /* T */ || n < 17) return NaN;
-  const hour = digits(s, 11, 2);
-  const minute = digits(s, 14, 2);
+  const hour = two(s, 11);
+  const minute = two(s, 14);
   if (s.charCodeAt(13) !== 58 /* : */ || hour < 0 || hour > 23 || minute < 0 || minute > 59) return NaN;
   let ms = hour * 3_600_000 + minute * 60_000;
   let i = 16;
   if (s.charCodeAt(i) === 58) {
-    const second = digits(s, i + 1, 2);
+    const second = two(s, i + 1);
     if (second < 0 || second > 60) return NaN; // 60: a leap second
     ms += second * 1000;
     i += 3;
@@ -72,8 +81,8 @@ function w3cDatetime(s: string, read: boolean): number {
   if (zone === 90 /* Z */) return i + 1 !== n ? NaN : read ? date + ms : 0;
   if (zone !== 43 /* + */ && zone !== 45 /* - */) return NaN;
   if (n !== i + 6 || s.charCodeAt(i + 3) !== 58) return NaN;
-  const zh = digits(s, i + 1, 2);
-  const zm = digits(s, i + 4, 2);
+  const zh = two(s, i + 1);
+  const zm = two(s, i + 4);
   if (zh < 0 || zh > 23 || zm < 0 || zm > 59) return NaN;
   if (!read) return 0;
   const offset = (zh * 60 + zm) * 60_000;
@@ -90,15 +99,11 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + doe - 719_468;
 }
 
-/** The number written by `count` ASCII digits at `from`, or -1. */
-function digits(s: string, from: number, count: number): number {
-  let v = 0;
-  for (let i = from; i < from + count; i++) {
-    const c = s.charCodeAt(i);
-    if (!isDigit(c)) return -1;
-    v = v * 10 + (c - 48);
-  }
-  return v;
+/** The number written by the two ASCII digits at `i`, or -1 (also past the end). */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
 function isDigit(c: number): boolean {
