@@ -251,6 +251,7 @@ export class Crawler {
       throw new EngineError('NO_START', 'Give a start URL or at least one sitemap URL.');
     }
 
+    if (s.useSitemaps) this.list.prepare();
     if (!s.useSitemaps) {
       // Links only: robots.txt rules still apply (loaded lazily), its sitemaps are not read.
     } else if (explicit.length > 0) {

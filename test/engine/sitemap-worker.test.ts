@@ -226,6 +226,25 @@ test('two readings at once in the one worker keep their items apart', async () =
   assert.ok(locs.b.every((l) => l.includes('127.0.0.1/q')));
 });
 
+test('warm() starts the worker before the first sitemap, and the reading uses it; a missing file falls back as a reading would', async () => {
+  const pool = new ParseWorkerPool();
+  assert.equal(pool.running, false, 'started on first use');
+  pool.warm();
+  assert.equal(pool.running, true);
+  pool.warm();
+  const zipped = gzipSync(Buffer.from(urlset(500)));
+  const there = await collect(pool.stream.bind(pool), chunked(zipped, 4096).iterable, 'http://127.0.0.1/sitemap.xml');
+  assert.equal(there.summary.urlCount, 500);
+  assert.equal(pool.fallbackReason, null);
+  assert.equal(pool.running, true);
+
+  const missing = new ParseWorkerPool(new URL('./no-such-worker.mjs', WORKERS));
+  const warnings = await warningsDuring('SPINNERET_NO_PARSE_WORKER', async () => missing.warm());
+  assert.equal(missing.running, false);
+  assert.match(missing.fallbackReason ?? '', /missing/);
+  assert.equal(warnings.length, 1, 'said once');
+});
+
 /** Runs `fn` and returns the process warnings with the given code that it emitted. */
 async function warningsDuring(code: string, fn: () => Promise<void>): Promise<Error[]> {
   const seen: Error[] = [];

@@ -35,7 +35,7 @@ import {
 import { tryUniqueKey } from '../url.js';
 import { resolveLimits } from './limits.js';
 import { streamSitemap } from './stream.js';
-import { ownedChunk, streamSitemapInWorker } from './worker-stream.js';
+import { ownedChunk, streamSitemapInWorker, warmSitemapWorker } from './worker-stream.js';
 
 export interface SitemapRequestListOptions {
   /** Root sitemaps (ignored when `state` is given: they are in it). */
@@ -157,6 +157,18 @@ export class SitemapRequestList {
     this.opts = opts;
     if (opts.state) this.restore(opts.state);
     else for (const url of opts.sitemapUrls) this.addSitemap(url, { parentId: opts.parentId ?? null });
+  }
+
+  /**
+   * Gets ready to read sitemaps: starts the parse worker (when sitemaps are parsed there) while the
+   * crawl's first requests are under way, so the first sitemap does not wait for it to load.
+   */
+  prepare(): void {
+    if (this.inWorker()) warmSitemapWorker();
+  }
+
+  private inWorker(): boolean {
+    return this.opts.parseInWorker ?? process.env.SPINNERET_PARSE_WORKER !== '0';
   }
 
   /** A list restored from `store[persistStateKey]` when present, otherwise a fresh one. */
@@ -480,8 +492,7 @@ export class SitemapRequestList {
       this.emit(node);
       return;
     }
-    const inWorker = this.opts.parseInWorker ?? process.env.SPINNERET_PARSE_WORKER !== '0';
-    const stream = inWorker ? streamSitemapInWorker : streamSitemap;
+    const stream = this.inWorker() ? streamSitemapInWorker : streamSitemap;
     const gen = stream(spool.read(), {
       url: response.finalUrl || item.url,
       ...(item.scope ? { scopeUrl: item.scope } : {}),

@@ -119,6 +119,19 @@ export class ParseWorkerPool {
 
   constructor(private readonly url: URL = parseWorkerUrl()) {}
 
+  /**
+   * Starts the worker now if it is not running (loading it takes tens of milliseconds): a crawl calls
+   * this before its first requests, so the worker is ready by the time the first sitemap arrives.
+   */
+  warm(): void {
+    this.worker();
+  }
+
+  /** Whether a worker is started and not dead. */
+  get running(): boolean {
+    return this.current !== null && !this.current.dead;
+  }
+
   /** Why sitemaps are parsed on the calling thread, or null while the worker is in use (or untried). */
   get fallbackReason(): string | null {
     return this.unavailable;
@@ -280,6 +293,11 @@ class WorkerSession {
 }
 
 const shared = new ParseWorkerPool();
+
+/** Starts the process's parse worker ahead of its first sitemap (see ParseWorkerPool.warm). */
+export function warmSitemapWorker(): void {
+  shared.warm();
+}
 
 /**
  * streamSitemap in the process's parse worker (see stream.ts for the contract). Falls back to
