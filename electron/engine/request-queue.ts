@@ -24,7 +24,7 @@ import { ByteArena } from './compact/byte-arena.js';
 import { RunRing } from './compact/int-ring.js';
 import { SparseColumn } from './compact/sparse-column.js';
 import { StringIndex } from './compact/string-index.js';
-import { column, ensureCapacity } from './compact/typed-growth.js';
+import { column, ensureCapacity, widened } from './compact/typed-growth.js';
 import {
   EngineError,
   type AddRequestResult,
@@ -89,7 +89,8 @@ export class MemoryRequestQueue implements RequestQueue {
   private depths: Uint16Array | null = null;
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
   private labelRefs: Uint8Array | null = null;
-  private fromRefs = column(Int32Array);
+  /** 16 bits until a ref needs more (a link crawl past 32,767 URLs): a sitemap crawl's refs are its few sitemaps. */
+  private fromRefs: Int16Array | Int32Array = column(Int16Array);
   /** Newest later discovery per id, as an index + 1 into the discovery columns (0 = none). */
   private readonly discHeads = new SparseColumn();
 
@@ -317,7 +318,9 @@ export class MemoryRequestQueue implements RequestQueue {
         this.deepDepths.set(id, depth);
       }
     }
-    this.fromRefs[id] = this.fromRef(from);
+    const fromRef = this.fromRef(from);
+    if ((fromRef > 0x7fff || fromRef < -0x8000) && this.fromRefs instanceof Int16Array) this.fromRefs = widened(this.fromRefs);
+    this.fromRefs[id] = fromRef;
     const labelRef = this.labelRef(id, label);
     if (labelRef !== 0 && this.labelRefs === null) this.labelRefs = ensureCapacity(column(Uint8Array), this.sources.length);
     if (this.labelRefs !== null) this.labelRefs[id] = labelRef;

@@ -410,6 +410,28 @@ test('later discoveries are kept exactly whether few URLs are found again (a map
   assert.equal(q.duplicateCount(), 100 + n);
 });
 
+test('first discoveries: 16-bit refs for a sitemap crawl, widened once a page past id 32,767 links to a URL', () => {
+  const q = new MemoryRequestQueue();
+  const n = 40_000;
+  for (let i = 0; i < n; i++) q.addRequest({ url: U(`/p${i}`), source: 'sitemap', depth: 0, discoveredFrom: U(`/sitemap-${i % 3}.xml`) });
+  // Linked from early pages (ids below 32,768), from the sitemap side table, and from no page at all.
+  q.addRequest({ url: U('/a'), source: 'link', depth: 1, discoveredFrom: U('/p5') });
+  q.addRequest({ url: U('/b'), source: 'link', depth: 1, discoveredFrom: U('/elsewhere') });
+  q.addRequest({ url: U('/c'), source: 'start', depth: 0 });
+  const narrow = q.allocatedBytes();
+  // A page with id 39,999 links to a new URL: the column widens (2 more bytes per URL), every ref read back as it was.
+  q.addRequest({ url: U('/d'), source: 'link', depth: 1, discoveredFrom: U(`/p${n - 1}`) });
+  const grown = q.allocatedBytes() - narrow;
+  assert.ok(grown >= n * 2 && grown < n * 3, `widened from 16 to 32 bits: ${grown} bytes more`);
+  for (const i of [0, 1, 2, 32_767, 32_768, n - 1]) {
+    assert.deepEqual(q.discoveriesOf(toUniqueKey(U(`/p${i}`))), [{ source: 'sitemap', from: U(`/sitemap-${i % 3}.xml`) }], `p${i}`);
+  }
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/a'))), [{ source: 'link', from: U('/p5') }]);
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/b'))), [{ source: 'link', from: U('/elsewhere') }]);
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/c'))), [{ source: 'start' }]);
+  assert.deepEqual(q.discoveriesOf(toUniqueKey(U('/d'))), [{ source: 'link', from: U(`/p${n - 1}`) }]);
+});
+
 test('labels: none kept until the first, then each URL its own, past 255 distinct ones too', () => {
   const q = new MemoryRequestQueue();
   for (let i = 0; i < 3000; i++) q.addRequest({ url: U(`/n${i}`), source: 'sitemap', depth: 0 });

@@ -13,7 +13,7 @@
  * reservation, growth falls back to a copy into a larger array, as before.
  */
 
-type Growable = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array;
+type Growable = Int32Array | Uint32Array | Int16Array | Uint16Array | Uint8Array | Float64Array;
 type GrowableCtor<T extends Growable> = {
   new (length: number): T;
   new (buffer: ArrayBufferLike): T;
@@ -96,8 +96,8 @@ function allocate<T extends Growable>(ctor: GrowableCtor<T>, length: number, res
   return new ctor(length);
 }
 
-/** A 16-bit column widened to 32 bits (same values, same length): for ids that outgrew 65,535. */
-export function widened(col: Uint16Array | Int32Array): Int32Array {
+/** A 16-bit column widened to 32 bits (same values, same length): for values that outgrew 16 bits. */
+export function widened(col: Uint16Array | Int16Array | Int32Array): Int32Array {
   const wide = ensureCapacity(column(Int32Array), col.length);
   wide.set(col);
   return wide;
