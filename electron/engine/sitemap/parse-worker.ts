@@ -16,8 +16,8 @@ function post(m: FromWorker): void {
 
 class Session {
   private readonly chunks: Uint8Array[] = [];
-  /** Memory of the chunks received, until given back (spent). */
-  private readonly received = new Set<ArrayBuffer>();
+  /** Memory of the chunks received, until given back (spent); weak: a plain body's chunks are never spent. */
+  private readonly received = new WeakSet<ArrayBuffer>();
   private ended = false;
   private failure: Error | null = null;
   closed = false;

@@ -36,6 +36,8 @@ export interface SitemapParser {
   summary(): SitemapSummary;
   /** True once nothing more will be read (a fatal problem, or the root element has ended): stop feeding. */
   isDone(): boolean;
+  /** True while it keeps bytes written to it for later (the first ones, until their encoding is known). */
+  holdsInput(): boolean;
   /** Stops with a fatal problem raised outside the parser (a download or gzip error); the first fatal wins. */
   fail(code: string, message: string): void;
 }
@@ -210,6 +212,9 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
     },
     isDone() {
       return ended || sink.stopped;
+    },
+    holdsInput() {
+      return head.length > 0;
     },
     fail(code, message) {
       if (!ended) fail(code, message);

@@ -39,9 +39,9 @@ export function streamSitemap(body: AsyncIterable<Buffer>, opts: StreamSitemapOp
 /**
  * streamSitemap with each item turned into something else as soon as the parser reads it (the
  * parse worker writes items as JSON text right away: its small young generation then holds bytes,
- * not entry objects). `consumed`, when given, is told of each chunk of a gzipped body once it is
- * inflated and nothing reads it any more: the parse worker gives its memory back then. (A plain
- * body's first chunks are held by the parser until it knows their encoding: not told.)
+ * not entry objects). `consumed`, when given, is told of each body chunk once nothing reads it any
+ * more (inflated, or decoded): the parse worker gives its memory back then. (A plain body's first
+ * chunks, kept by the parser until it knows their encoding, are not told of.)
  */
 export async function* streamMapped<T>(
   body: AsyncIterable<Buffer>,
@@ -123,6 +123,7 @@ export async function* streamMapped<T>(
     try {
       for await (const chunk of chunks) {
         parser.write(chunk);
+        if (!inflater && consumed && !parser.holdsInput()) consumed(chunk);
         yield* batches(false);
         if (parser.isDone()) break;
       }

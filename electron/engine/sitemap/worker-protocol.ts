@@ -270,7 +270,7 @@ export class WireWriter {
 
 /** Spare batch buffers kept: the batches in flight at most, and one. */
 const MAX_SPARE = AHEAD + 1;
-/** The smallest batch buffer made (a batch of the usual URL rows is 40–60 KB). */
+/** The smallest batch buffer made (a batch of 256 usual URL rows is 40–80 KB). */
 const MIN_OUT = 64 * 1024;
 
 /** Strings up to this length are copied by WireWriter.string itself. */
