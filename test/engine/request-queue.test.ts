@@ -343,6 +343,28 @@ test('compact: StringIndex interns, finds and survives rehashing; ring works at 
   assert.equal(arena.read(off2, 5), 'world');
 });
 
+test('compact: StringIndex tells strings apart by the hash tags in its slots at every table size', () => {
+  // Through eight rehashes (1,024 to 524,288 slots; the tag shrinks from 22 to 13 bits), URL-like keys
+  // sharing prefixes, and as many absent ones shaped alike.
+  const idx = new StringIndex({ sharePrefixes: true });
+  const n = 300_000;
+  const key = (i: number): string => `https://www.example.com/c${i % 97}/item-${i}`;
+  for (let i = 0; i < n; i++) {
+    assert.equal(idx.intern(key(i)), i);
+    if ((i & (i - 1)) === 0) for (let j = 0; j <= i; j += 1 + (i >>> 6)) assert.equal(idx.find(key(j)), j, `after ${i + 1}: ${key(j)}`);
+  }
+  for (let i = 0; i < n; i++) {
+    assert.equal(idx.find(key(i)), i);
+    assert.equal(idx.find(key(i + n)), -1);
+    assert.equal(idx.find(`${key(i)}x`), -1);
+  }
+  for (let i = 0; i < n; i += 7) {
+    assert.equal(idx.intern(key(i)), i);
+    assert.equal(idx.added, false);
+  }
+  assert.equal(idx.size, n);
+});
+
 test('compact: RunRing keeps the exact order of pushes at both ends, as runs of consecutive values', () => {
   const ring = new RunRing();
   const model: number[] = [];

@@ -47,9 +47,15 @@ export class StringIndex {
   private readonly recentDirRefs = new Int32Array(RECENT_DIRS);
   private lastOrigin = '';
   private lastOriginRef = 0;
-  /** id + 1 per slot; 0 = empty. */
-  private table = new Int32Array(1024);
+  /**
+   * Per slot 0 (empty) or id + 1 in the low `idBits` bits and, above them, the top bits of the id's
+   * hash (a tag): a probe passing another string's slot is told apart by the tag, without reading that
+   * string's hash or bytes elsewhere in memory (one cache miss less per slot passed, at a million keys).
+   * id + 1 always fits: the table has more slots than strings.
+   */
+  private table = new Uint32Array(1024);
   private mask = 1023;
+  private idBits = 10;
   private count = 0;
   /** Whether the last `intern` added a new string. */
   added = false;
@@ -67,13 +73,14 @@ export class StringIndex {
   intern(s: string): number {
     const ref = this.prefixOf(s, true);
     const h = this.stage(s, ref);
+    const bits = this.idBits;
     let slot = h & this.mask;
     for (;;) {
-      const v = this.table[slot];
+      const v = this.table[slot]!;
       if (v === 0) break;
-      if (this.matches(v - 1, h, ref)) {
+      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, h, ref)) {
         this.added = false;
-        return v - 1;
+        return (v & this.mask) - 1;
       }
       slot = (slot + 1) & this.mask;
     }
@@ -94,7 +101,7 @@ export class StringIndex {
     }
     this.hashes[id] = h;
     if (this.sharePrefixes) this.prefixRefs[id] = ref;
-    this.table[slot] = id + 1;
+    this.table[slot] = this.entry(id, h);
     this.count = id + 1;
     this.added = true;
     if (this.count > this.table.length * MAX_LOAD) this.rehash(this.table.length * 2);
@@ -106,11 +113,12 @@ export class StringIndex {
     const ref = this.prefixOf(s, false);
     if (ref < 0) return -1;
     const h = this.stage(s, ref);
+    const bits = this.idBits;
     let slot = h & this.mask;
     for (;;) {
-      const v = this.table[slot];
+      const v = this.table[slot]!;
       if (v === 0) return -1;
-      if (this.matches(v - 1, h, ref)) return v - 1;
+      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, h, ref)) return (v & this.mask) - 1;
       slot = (slot + 1) & this.mask;
     }
   }
@@ -208,14 +216,21 @@ export class StringIndex {
   }
 
   private rehash(size: number): void {
-    const table = new Int32Array(size);
+    const table = new Uint32Array(size);
     const mask = size - 1;
+    this.mask = mask;
+    this.idBits = 31 - Math.clz32(size);
     for (let id = 0; id < this.count; id++) {
-      let slot = this.hashes[id] & mask;
+      const h = this.hashes[id]!;
+      let slot = h & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = id + 1;
+      table[slot] = this.entry(id, h);
     }
     this.table = table;
-    this.mask = mask;
+  }
+
+  /** A slot's value for string `id` of hash `h`: its hash's top bits above id + 1. */
+  private entry(id: number, h: number): number {
+    return (((h >>> this.idBits) << this.idBits) | (id + 1)) >>> 0;
   }
 }
