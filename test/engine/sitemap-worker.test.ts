@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createReadStream, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -243,6 +244,26 @@ test('warm() starts the worker before the first sitemap, and the reading uses it
   assert.equal(missing.running, false);
   assert.match(missing.fallbackReason ?? '', /missing/);
   assert.equal(warnings.length, 1, 'said once');
+});
+
+test('a worker started ahead and never used does not keep the process alive', { timeout: 30_000 }, async () => {
+  const module = new URL('../../electron/engine/sitemap/worker-stream.ts', import.meta.url).href;
+  const code = `const m = await import(${JSON.stringify(module)}); m.warmSitemapWorker(); console.log('warmed');`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  const exited = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      resolve(false);
+    }, 15_000);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  assert.equal(out.trim(), 'warmed');
+  assert.ok(exited, 'the process ended on its own once its work was done');
 });
 
 /** Runs `fn` and returns the process warnings with the given code that it emitted. */

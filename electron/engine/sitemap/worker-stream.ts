@@ -75,7 +75,6 @@ class ParseWorker {
 
   constructor(url: URL, private readonly onDead: (w: ParseWorker, beforeReady: boolean) => void) {
     this.worker = new Worker(...workerScript(url));
-    this.worker.unref();
     this.worker.on('message', (m: FromWorker) => {
       // 'spent': a body chunk's memory, back to be freed here; nothing to do with it.
       if (m.t === 'ready') this.ready = true;
@@ -83,6 +82,9 @@ class ParseWorker {
     });
     this.worker.on('error', (err) => this.die(`the sitemap parser's worker thread failed: ${err.message}`));
     this.worker.on('exit', (code) => this.die(`the sitemap parser's worker thread exited (code ${code})`));
+    // After the listeners: a 'message' listener refs the worker's port again. An idle worker (started
+    // ahead by warm(), or between sitemaps) must not keep the process alive.
+    this.worker.unref();
   }
 
   open(session: WorkerSession, opts: StreamSitemapOptions): void {
