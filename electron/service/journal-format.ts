@@ -24,6 +24,7 @@
  */
 import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
 import { jsonString } from '../engine/json-text.js';
+import { hasPrefix } from '../engine/prefix.js';
 import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../engine/sitemap/entry-codec.js';
 
 export { decodeEntry };
@@ -109,14 +110,10 @@ function spells(json: string, url: string): boolean {
     json.charCodeAt(0) === 34 &&
     json.charCodeAt(end) === 34 &&
     (json.length === end + 1 || json.charCodeAt(end + 1) === 44) &&
-    json.slice(1, end) === url &&
-    noBackslashBefore(json, end)
+    hasPrefix(json, url, 1) &&
+    // json's first end + 1 characters are "url": no backslash among them is none in url.
+    url.indexOf('\\') === -1
   );
-}
-
-function noBackslashBefore(s: string, end: number): boolean {
-  const b = s.indexOf('\\');
-  return b === -1 || b > end;
 }
 
 /** Decodes a parsed ADMIT array. */
