@@ -32,23 +32,33 @@ class Session {
 
   constructor(readonly id: number) {}
 
-  /** The body, chunk by chunk, asked of the main thread as the parser needs it. */
+  /**
+   * The body, chunk by chunk, asked of the main thread as the parser needs it, one chunk ahead: the
+   * next is asked for as this one is handed on, so it arrives while this one is read (asked for only
+   * once the last was used up, it waited for the main thread's next turn of its event loop, a
+   * millisecond or so, at every chunk).
+   */
   async *body(): AsyncGenerator<Buffer, void, void> {
     for (;;) {
       if (this.closed) return;
       const c = this.chunks.shift();
       if (c !== undefined) {
+        if (this.chunks.length === 0) this.pull();
         yield Buffer.from(c.buffer, c.byteOffset, c.byteLength);
         continue;
       }
       if (this.failure) throw this.failure;
       if (this.ended) return;
-      if (!this.pulling) {
-        this.pulling = true;
-        post({ t: 'pull', id: this.id });
-      }
+      this.pull();
       await this.sleep();
     }
+  }
+
+  /** Asks the main thread for the next chunk, unless one is asked for or the body is over. */
+  private pull(): void {
+    if (this.pulling || this.ended || this.failure || this.closed) return;
+    this.pulling = true;
+    post({ t: 'pull', id: this.id });
   }
 
   /** Gives a body chunk's memory back to the main thread once it is read (a chunk it sent whole). */
