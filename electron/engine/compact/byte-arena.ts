@@ -63,9 +63,14 @@ export class ByteArena {
 
   /** 32-bit FNV-1a over the staged bytes (seeded), finished with murmur3's mix for power-of-two tables. */
   hashStaged(seed = 0): number {
-    const chunk = this.chunks[this.stagedOffset >>> CHUNK_BITS];
-    const from = this.stagedOffset - (this.stagedOffset >>> CHUNK_BITS) * CHUNK;
-    const to = from + this.stagedLength;
+    return this.hashAt(this.stagedOffset, this.stagedLength, seed);
+  }
+
+  /** hashStaged of the `len` bytes stored at `off`. */
+  hashAt(off: number, len: number, seed = 0): number {
+    const chunk = this.chunks[off >>> CHUNK_BITS];
+    const from = off - (off >>> CHUNK_BITS) * CHUNK;
+    const to = from + len;
     let h = 0x811c9dc5 ^ Math.imul(seed, 0x9e3779b1);
     for (let i = from; i < to; i++) h = Math.imul(h ^ chunk[i], 0x01000193);
     h ^= h >>> 16;

@@ -1,7 +1,9 @@
 /**
  * Interns strings to dense ids 0, 1, 2, … with no object per string: bytes in a ByteArena,
- * offsets/lengths/hashes in typed columns, and an open-addressing hash table of ids.
- * Equal hashes are verified against the stored bytes, so collisions never merge two strings.
+ * offsets and lengths in typed columns, and an open-addressing hash table of ids whose slots also keep
+ * the top bits of their string's hash. A probe compares those bits, then the stored bytes, so
+ * collisions never merge two strings; hashes themselves are not kept (4 bytes a string): growing
+ * the table works them out again from the bytes.
  *
  * With `sharePrefixes`, a URL-like string is split after its directory (`https://host:port/a/b/`),
  * or else at the end of its origin (`https://host:port`): the prefix is interned once in a small table
@@ -33,7 +35,6 @@ export class StringIndex {
   private offsets = column(Uint32Array);
   private lengths = column(Uint16Array);
   private readonly longLengths = new Map<number, number>();
-  private hashes = column(Uint32Array);
   private prefixRefs = column(Uint16Array);
   private readonly prefixIds = new Map<string, number>();
   private readonly prefixes: string[] = [''];
@@ -50,8 +51,10 @@ export class StringIndex {
   /**
    * Per slot 0 (empty) or id + 1 in the low `idBits` bits and, above them, the top bits of the id's
    * hash (a tag): a probe passing another string's slot is told apart by the tag, without reading that
-   * string's hash or bytes elsewhere in memory (one cache miss less per slot passed, at a million keys).
-   * id + 1 always fits: the table has more slots than strings.
+   * string's bytes elsewhere in memory (a cache miss saved per slot passed, at a million keys). id + 1
+   * always fits: the table has more slots than strings. Growing the table hashes every string's bytes
+   * again (at 629,000 strings, a 40–50 ms longer pause than with a column of hashes, which would cost 4 MB
+   * at a million).
    */
   private table = new Uint32Array(1024);
   private mask = 1023;
@@ -78,7 +81,7 @@ export class StringIndex {
     for (;;) {
       const v = this.table[slot]!;
       if (v === 0) break;
-      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, h, ref)) {
+      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) {
         this.added = false;
         return (v & this.mask) - 1;
       }
@@ -88,7 +91,6 @@ export class StringIndex {
     if (id + 1 > this.offsets.length) {
       this.offsets = ensureCapacity(this.offsets, id + 1);
       this.lengths = ensureCapacity(this.lengths, id + 1);
-      this.hashes = ensureCapacity(this.hashes, id + 1);
       if (this.sharePrefixes) this.prefixRefs = ensureCapacity(this.prefixRefs, id + 1);
     }
     this.arena.commit();
@@ -99,7 +101,6 @@ export class StringIndex {
       this.lengths[id] = LONG;
       this.longLengths.set(id, len);
     }
-    this.hashes[id] = h;
     if (this.sharePrefixes) this.prefixRefs[id] = ref;
     this.table[slot] = this.entry(id, h);
     this.count = id + 1;
@@ -118,7 +119,7 @@ export class StringIndex {
     for (;;) {
       const v = this.table[slot]!;
       if (v === 0) return -1;
-      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, h, ref)) return (v & this.mask) - 1;
+      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) return (v & this.mask) - 1;
       slot = (slot + 1) & this.mask;
     }
   }
@@ -135,7 +136,6 @@ export class StringIndex {
       this.arena.allocatedBytes() +
       this.offsets.byteLength +
       this.lengths.byteLength +
-      this.hashes.byteLength +
       this.prefixRefs.byteLength +
       this.table.byteLength
     );
@@ -147,9 +147,8 @@ export class StringIndex {
     return this.arena.hashStaged(ref);
   }
 
-  private matches(id: number, h: number, ref: number): boolean {
+  private matches(id: number, ref: number): boolean {
     return (
-      this.hashes[id] === h &&
       (!this.sharePrefixes || this.prefixRefs[id] === ref) &&
       this.arena.stagedEquals(this.offsets[id], this.lengthOf(id))
     );
@@ -221,7 +220,7 @@ export class StringIndex {
     this.mask = mask;
     this.idBits = 31 - Math.clz32(size);
     for (let id = 0; id < this.count; id++) {
-      const h = this.hashes[id]!;
+      const h = this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
       let slot = h & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = this.entry(id, h);
