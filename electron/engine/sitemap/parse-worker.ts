@@ -33,17 +33,17 @@ class Session {
   constructor(readonly id: number) {}
 
   /**
-   * The body, chunk by chunk, asked of the main thread as the parser needs it, one chunk ahead: the
-   * next is asked for as this one is handed on, so it arrives while this one is read (asked for only
+   * The body, chunk by chunk, asked of the main thread as the parser needs it, up to two chunks ahead:
+   * the next is asked for as one is handed on, so it arrives while this one is read (asked for only
    * once the last was used up, it waited for the main thread's next turn of its event loop, a
-   * millisecond or so, at every chunk).
+   * millisecond or so, at every chunk; one ahead instead of two measured 1–2% slower).
    */
   async *body(): AsyncGenerator<Buffer, void, void> {
     for (;;) {
       if (this.closed) return;
       const c = this.chunks.shift();
       if (c !== undefined) {
-        if (this.chunks.length === 0) this.pull();
+        if (this.chunks.length < 2) this.pull();
         yield Buffer.from(c.buffer, c.byteOffset, c.byteLength);
         continue;
       }
