@@ -251,15 +251,17 @@ export class Crawler {
       throw new EngineError('NO_START', 'Give a start URL or at least one sitemap URL.');
     }
 
-    if (s.useSitemaps) this.list.prepare();
-    if (!s.useSitemaps) {
-      // Links only: robots.txt rules still apply (loaded lazily), its sitemaps are not read.
-    } else if (explicit.length > 0) {
-      // Given sitemaps explicitly: robots.txt discovery is skipped (its rules still apply, fetched lazily).
-      for (const url of explicit) this.list.addSitemap(url, { parentId: null });
-    } else if (start) {
-      const robotsNodeId = await this.seedFromRobots(start);
-      if (this.list.nodes().length === 0) await this.seedDefaultSitemaps(start, robotsNodeId);
+    // Links only (!useSitemaps): robots.txt rules still apply (loaded lazily), its sitemaps are not read.
+    if (s.useSitemaps) {
+      // The parse worker loads while robots.txt is fetched.
+      this.list.prepare();
+      if (explicit.length > 0) {
+        // Given sitemaps explicitly: robots.txt discovery is skipped (its rules still apply, fetched lazily).
+        for (const url of explicit) this.list.addSitemap(url, { parentId: null });
+      } else if (start) {
+        const robotsNodeId = await this.seedFromRobots(start);
+        if (this.list.nodes().length === 0) await this.seedDefaultSitemaps(start, robotsNodeId);
+      }
     }
 
     if (start && s.fetchPages) {

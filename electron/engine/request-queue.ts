@@ -84,8 +84,7 @@ export class MemoryRequestQueue implements RequestQueue {
   private readonly urlOffsets = new SparseColumn();
   private sources = column(Uint8Array);
   private states = column(Uint8Array);
-  /** Depth, or DEEP to look in `deepDepths`. */
-  /** Made with the first URL deeper than 0: a sitemap crawl's URLs all have depth 0. */
+  /** Depth, or DEEP to look in `deepDepths`; made with the first URL deeper than 0 (a sitemap crawl's URLs all have depth 0). */
   private depths: Uint16Array | null = null;
   /** Label id (see `labels`), or 0xff to look in `labelOverflow`. */
   private labelRefs: Uint8Array | null = null;

@@ -2,10 +2,11 @@
  * Messages between the main thread and the sitemap parse worker (parse-worker.ts). One worker
  * serves every sitemap being read in the process; each reading is a session with its own id.
  *
- * Flow: the main thread opens a session; the worker asks for raw body bytes one chunk at a time
- * (`pull`) and answers with item batches as JSON text (cheaper for the main thread to take in than a
- * structured clone of the same objects), at most AHEAD batches beyond the ones the main thread's
- * consumer has taken (`ack`), so memory stays bounded whatever the pace of the frontier.
+ * Flow: the main thread opens a session; the worker asks for raw body bytes a chunk at a time, a
+ * couple ahead (`pull`; the chunk's memory comes back once inflated, `spent`), and answers with item
+ * batches as JSON text in UTF-8 (cheaper for the main thread to take in than a structured clone of
+ * the same objects), at most AHEAD batches beyond the ones the main thread's consumer has taken
+ * (`ack`, which returns the batch's buffer), so memory stays bounded whatever the pace of the frontier.
  */
 import type { SitemapUrlEntry } from '../../../shared/model.js';
 import { PLAIN_JSON, priorityText } from '../json-text.js';

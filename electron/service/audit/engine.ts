@@ -694,5 +694,3 @@ function originOfUrl(url: string): string | undefined {
     return undefined;
   }
 }
-
-/** An Int32 column holding what a Uint16 one holds (past 65,535 sitemaps). */
