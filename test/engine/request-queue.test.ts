@@ -341,6 +341,21 @@ test('compact: StringIndex interns, finds and survives rehashing; ring works at 
   const off2 = arena.append('world');
   assert.equal(arena.read(off, 5), 'hello');
   assert.equal(arena.read(off2, 5), 'world');
+
+  // stageFrom copies ASCII text itself and hands other text to the encoder: either way its hash is
+  // the one the table is rebuilt with (hashAt over the stored bytes), and the bytes are the UTF-8.
+  for (const [text, from] of [['https://a.example/x/item-1?q=2', 17], ['https://a.example/x/café-ü', 17], ['naïve', 0], ['abc€', 3], ['', 0], ['xy', 2]] as const) {
+    for (const seed of [0, 7]) {
+      const h = arena.stageFrom(text, from, seed);
+      const rest = text.slice(from);
+      assert.equal(arena.stagedLength, Buffer.byteLength(rest), text);
+      assert.equal(h, arena.hashAt(arena.stagedOffset, arena.stagedLength, seed), text);
+      arena.commit();
+      assert.equal(arena.read(arena.stagedOffset, arena.stagedLength), rest, text);
+      arena.stage(rest);
+      assert.equal(arena.hashStaged(seed), h, text);
+    }
+  }
 });
 
 test('compact: StringIndex tells strings apart by the hash tags in its slots at every table size', () => {

@@ -143,8 +143,7 @@ export class StringIndex {
 
   /** Stages the part of `s` after its prefix and returns its hash (seeded by the prefix id). */
   private stage(s: string, ref: number): number {
-    this.arena.stage(ref === 0 ? s : s.slice(this.prefixes[ref].length));
-    return this.arena.hashStaged(ref);
+    return this.arena.stageFrom(s, ref === 0 ? 0 : this.prefixes[ref]!.length, ref);
   }
 
   private matches(id: number, ref: number): boolean {
