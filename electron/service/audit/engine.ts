@@ -194,7 +194,7 @@ export class AuditEngine {
     this.ownKeys?.add(id, key);
     // An alternate named before its URL was admitted gets its id with its first result (only a
     // result makes it a bad target), not here: that would hash every URL admitted.
-    this.discover(id, source, from, sitemapEntry, url, key);
+    this.discover(id, source, from, sitemapEntry, url, key, true);
   }
 
   /** A known URL was found again: another sitemap listing it, another page linking it, the same sitemap again. */
@@ -230,13 +230,12 @@ export class AuditEngine {
     if (r.status === 200) f |= F_STATUS_200;
     this.flags[id] = f | (c << CAT_SHIFT);
     this.settle(id, before);
-    if (this.hreflang.size().edges > 0) {
-      const key = this.keys.keyOf(id);
-      if (key !== undefined) {
-        const hash = hashKey(key);
-        this.hreflang.bind(hash, id);
-        for (const source of this.hreflang.namedBy(hash)) this.recomputeHreflang(source);
-      }
+    const key = this.keys.keyOf(id);
+    if (key !== undefined) {
+      const hash = hashKey(key);
+      // Bound even with no alternates yet: a URL named later is looked up only if it has a result.
+      this.hreflang.bind(hash, id);
+      if (this.hreflang.size().edges > 0) for (const source of this.hreflang.namedBy(hash)) this.recomputeHreflang(source);
     }
   }
 
@@ -409,11 +408,11 @@ export class AuditEngine {
     }
   }
 
-  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string): void {
+  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string, fresh = false): void {
     const before = this.maskOf(id);
     let affected: number[] | null = null;
     if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
-    else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key);
+    else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh);
     this.settle(id, before);
     // The listed URL's own hash was just worked out: reading its key back from the frontier and
     // hashing it again cost as much as the rest of its listing (benchmark profile).
@@ -421,7 +420,7 @@ export class AuditEngine {
   }
 
   /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
-  private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined, key?: string): number[] | null {
+  private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined, key: string | undefined, fresh: boolean): number[] | null {
     this.flags[id] |= F_LISTED;
     const s = from === undefined ? undefined : this.sitemapOfListing(from);
     if (s) this.member(id, s);
@@ -464,7 +463,7 @@ export class AuditEngine {
     if (own === undefined) return null;
     this.ownHash = hashKey(own);
     // The frontier is asked only for targets whose id the graph does not know yet.
-    return this.hreflang.addAlternates(this.ownHash, id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1);
+    return this.hreflang.addAlternates(this.ownHash, id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1, fresh);
   }
 
   /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
