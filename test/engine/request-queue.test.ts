@@ -380,6 +380,26 @@ test('compact: StringIndex tells strings apart by the hash tags in its slots at 
   assert.equal(idx.size, n);
 });
 
+test('compact: StringIndex finds every string while its table grows a few strings at a time', () => {
+  // The table before a growth stays until every id is moved: between, lookups must see both tables,
+  // and a string already interned (moved or not) must never get a second id.
+  const idx = new StringIndex({ sharePrefixes: true });
+  const key = (i: number): string => `https://shop.example/c${i % 13}/p-${i}${i % 7 === 0 ? '?v=1' : ''}`;
+  const n = 200_000;
+  for (let i = 0; i < n; i++) {
+    assert.equal(idx.intern(key(i)), i);
+    assert.equal(idx.added, true);
+    const a = i >>> 1;
+    const b = Math.max(0, i - 3);
+    assert.equal(idx.find(key(a)), a);
+    assert.equal(idx.intern(key(b)), b);
+    assert.equal(idx.added, false);
+    assert.equal(idx.find(key(i + 1)), -1);
+  }
+  assert.equal(idx.size, n);
+  for (let i = 0; i < n; i += 3) assert.equal(idx.get(i), key(i));
+});
+
 test('compact: RunRing keeps the exact order of pushes at both ends, as runs of consecutive values', () => {
   const ring = new RunRing();
   const model: number[] = [];

@@ -20,6 +20,11 @@ import { column, ensureCapacity } from './typed-growth.js';
 
 /** The table is rebuilt larger past this load, keeping probe chains short. */
 const MAX_LOAD = 0.6;
+/**
+ * Strings moved to a grown table per string added while it grows: the old table stays until all
+ * are moved (4 per add: done in a quarter of the adds that would fill the new one to MAX_LOAD).
+ */
+const MOVE_PER_ADD = 4;
 /** Prefix ids are Uint16; 0 means "stored whole". */
 const MAX_PREFIXES = 0xffff;
 /** Directory prefixes added at most (origins have the rest of the table). */
@@ -53,13 +58,22 @@ export class StringIndex {
    * hash (a tag): a probe passing another string's slot is told apart by the tag, without reading that
    * string's bytes elsewhere in memory (a cache miss saved per slot passed, at a million keys). id + 1
    * always fits: the table has more slots than strings. Growing the table hashes every string's bytes
-   * again (at 629,000 strings, a 40–50 ms longer pause than with a column of hashes, which would cost 4 MB
-   * at a million).
+   * again (a column of hashes would cost 4 MB at a million), a few strings per string added (see `old`).
    */
   private table = new Uint32Array(1024);
   private mask = 1023;
   private idBits = 10;
   private count = 0;
+  /**
+   * While the table grows: the table before, read-only, which holds every id below `growEnd`; ids
+   * below `moved` are in the new table too. Growing all at once stopped the thread for 55–100 ms at
+   * 630,000 strings (hashing every string's bytes again), a pause that doubles with the crawl; moved
+   * a few at a time, a lookup meanwhile probes both tables (a miss in the new one, then the old).
+   */
+  private old: Uint32Array | null = null;
+  private oldMask = 0;
+  private moved = 0;
+  private growEnd = 0;
   /** Whether the last `intern` added a new string. */
   added = false;
 
@@ -87,6 +101,13 @@ export class StringIndex {
       }
       slot = (slot + 1) & this.mask;
     }
+    if (this.old !== null) {
+      const found = this.findOld(h, ref);
+      if (found >= 0) {
+        this.added = false;
+        return found;
+      }
+    }
     const id = this.count;
     if (id + 1 > this.offsets.length) {
       this.offsets = ensureCapacity(this.offsets, id + 1);
@@ -105,7 +126,8 @@ export class StringIndex {
     this.table[slot] = this.entry(id, h);
     this.count = id + 1;
     this.added = true;
-    if (this.count > this.table.length * MAX_LOAD) this.rehash(this.table.length * 2);
+    if (this.old !== null) this.move(MOVE_PER_ADD);
+    else if (this.count > this.table.length * MAX_LOAD) this.grow();
     return id;
   }
 
@@ -118,7 +140,7 @@ export class StringIndex {
     let slot = h & this.mask;
     for (;;) {
       const v = this.table[slot]!;
-      if (v === 0) return -1;
+      if (v === 0) return this.old === null ? -1 : this.findOld(h, ref);
       if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) return (v & this.mask) - 1;
       slot = (slot + 1) & this.mask;
     }
@@ -137,7 +159,8 @@ export class StringIndex {
       this.offsets.byteLength +
       this.lengths.byteLength +
       this.prefixRefs.byteLength +
-      this.table.byteLength
+      this.table.byteLength +
+      (this.old?.byteLength ?? 0)
     );
   }
 
@@ -213,18 +236,45 @@ export class StringIndex {
     return ref;
   }
 
-  private rehash(size: number): void {
-    const table = new Uint32Array(size);
-    const mask = size - 1;
-    this.mask = mask;
-    this.idBits = 31 - Math.clz32(size);
-    for (let id = 0; id < this.count; id++) {
+  /** The id of the staged string (hash `h`, prefix `ref`) in the table before, or -1 (only while growing). */
+  private findOld(h: number, ref: number): number {
+    const old = this.old!;
+    const mask = this.oldMask;
+    const bits = 31 - Math.clz32(old.length);
+    let slot = h & mask;
+    for (;;) {
+      const v = old[slot]!;
+      if (v === 0) return -1;
+      if ((v ^ h) >>> bits === 0 && this.matches((v & mask) - 1, ref)) return (v & mask) - 1;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Starts growing: a table twice as large, filled from the old one by `move`. */
+  private grow(): void {
+    this.old = this.table;
+    this.oldMask = this.mask;
+    this.table = new Uint32Array(this.table.length * 2);
+    this.mask = this.table.length - 1;
+    this.idBits = 31 - Math.clz32(this.table.length);
+    this.moved = 0;
+    this.growEnd = this.count;
+    this.move(MOVE_PER_ADD);
+  }
+
+  /** Moves up to `n` more ids (in id order: their bytes are read in sequence) into the new table. */
+  private move(n: number): void {
+    const end = Math.min(this.growEnd, this.moved + n);
+    const table = this.table;
+    const mask = this.mask;
+    for (let id = this.moved; id < end; id++) {
       const h = this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
       let slot = h & mask;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = this.entry(id, h);
     }
-    this.table = table;
+    this.moved = end;
+    if (end === this.growEnd) this.old = null;
   }
 
   /** A slot's value for string `id` of hash `h`: its hash's top bits above id + 1. */
