@@ -5,6 +5,8 @@
  *   asked for. Its body is drained to a spool file as fast as it arrives and parsed from there: the
  *   fetcher's timeout covers the whole body and a response holds a per-host slot until it ends, so
  *   a socket left paused for the crawler's pace would time out, or starve page fetches of its host.
+ *   Once its body is in, the next queued sitemap is fetched and spooled the same way (read-ahead, one
+ *   at most, none under a URL limit), so it does not wait for its request when its turn comes.
  * - Breadth-first: child sitemaps of an index are queued at the back in the order listed, so a tree
  *   is read level by level in document order. A sitemap handed in with a response already fetched
  *   (addSitemap with `response`) jumps the queue, so its socket is not left waiting.
