@@ -111,8 +111,8 @@ test('HreflangGraph holds no record for alternates never admitted: about 20 byte
   for (let i = 0; i < 100_000; i += 5) g.addAlternates(i + 1, i, [1e9 + 2 * i, 1e9 + 2 * i + 1]);
   assert.deepEqual(g.size(), { edges: 40_000, runs: 20_000, ids: 0 });
   // 12 bytes of columns each (an eighth of slack), plus 4 to 10 in the indexes' tables, plus the two
-  // hash filters' fixed MiB each
-  assert.ok(g.allocatedBytes() < (40_000 + 20_000) * 20 * 1.125 + 2 * 2 ** 20, `${g.allocatedBytes()} bytes`);
+  // hash filters' fixed 512 KiB each
+  assert.ok(g.allocatedBytes() < (40_000 + 20_000) * 20 * 1.125 + 2 ** 20, `${g.allocatedBytes()} bytes`);
   assert.deepEqual(g.verdict(0, 1, () => true), { nonReciprocal: true, badTarget: false });
   assert.deepEqual(g.namedBy(1e9 + 2 * 5), [5]);
 });

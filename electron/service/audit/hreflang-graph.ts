@@ -25,10 +25,10 @@ export interface HreflangVerdict {
 }
 
 /**
- * Bits of the two hash filters (1 MiB each): at 2²³ bits, a million hashes set one bit in eight, so
- * seven lookups in eight of something never set skip their probe.
+ * Bits of the two hash filters (512 KiB each): at 2²² bits, half a million hashes set one bit in
+ * nine, so eight lookups in nine of something never set skip their probe.
  */
-const FILTER_BITS = 23;
+const FILTER_BITS = 22;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
 
 /** An index's table is rebuilt twice as large past this load. */
@@ -132,7 +132,7 @@ export class HreflangGraph {
   /**
    * Filters by hash, exact when they say no: `named` has the hashes of every target, `wanted` those of
    * every source and every URL with a result (`bind`). A probe of a 4–8 MB table at a million URLs
-   * misses the CPU's caches; the bit is read from 1 MB. The benchmark's hreflang URLs name two
+   * misses the CPU's caches; the bit is read from 512 KB. The benchmark's hreflang URLs name two
    * alternates that are never admitted: each skipped a frontier lookup and a probe of the edges.
    */
   private readonly named = new Uint8Array(1 << (FILTER_BITS - 3));
