@@ -246,6 +246,45 @@ test('warm() starts the worker before the first sitemap, and the reading uses it
   assert.equal(warnings.length, 1, 'said once');
 });
 
+test('a worker with no sitemap to read is stopped after its idle time, and started again for the next one', { timeout: 30_000 }, async () => {
+  const pool = new ParseWorkerPool(parseWorkerUrl(), 300);
+  const until = async (what: () => boolean, ms: number) => {
+    for (const end = Date.now() + ms; !what() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  };
+  pool.warm();
+  assert.equal(pool.running, true);
+  await until(() => !pool.running, 10_000);
+  assert.equal(pool.running, false, 'warmed and never used: stopped');
+  assert.equal(pool.fallbackReason, null, 'stopping an idle worker is no failure');
+  const quick = new ParseWorkerPool(parseWorkerUrl(), 1); // stopped before it can have loaded
+  quick.warm();
+  await until(() => !quick.running, 10_000);
+  assert.equal(quick.running, false);
+  assert.equal(quick.fallbackReason, null, 'not a failure even before it was ready');
+  const inWorker = await collect(quick.stream.bind(quick), chunked(Buffer.from(urlset(50)), 4096).iterable, 'http://127.0.0.1/q.xml');
+  assert.equal(inWorker.summary.urlCount, 50);
+  assert.equal(quick.fallbackReason, null);
+
+  // A reading longer than the idle time keeps it: it only counts while nothing is read.
+  const slow = async function* (): AsyncGenerator<Buffer> {
+    const xml = Buffer.from(urlset(300));
+    const step = Math.ceil(xml.length / 12); // 12 chunks 60 ms apart: twice the idle time
+    for (let i = 0; i < xml.length; i += step) {
+      await new Promise((r) => setTimeout(r, 60));
+      yield xml.subarray(i, i + step);
+    }
+  };
+  const read = await collect(pool.stream.bind(pool), slow(), 'http://127.0.0.1/slow.xml');
+  assert.equal(read.summary.urlCount, 300);
+  assert.equal(pool.fallbackReason, null);
+  assert.equal(pool.running, true, 'just read: still there');
+  await until(() => !pool.running, 10_000);
+  assert.equal(pool.running, false, 'idle again: stopped');
+  const again = await collect(pool.stream.bind(pool), chunked(gzipSync(Buffer.from(urlset(200))), 4096).iterable, 'http://127.0.0.1/s.xml');
+  assert.equal(again.summary.urlCount, 200);
+  assert.equal(pool.fallbackReason, null);
+});
+
 test('a worker started ahead and never used does not keep the process alive', { timeout: 30_000 }, async () => {
   const module = new URL('../../electron/engine/sitemap/worker-stream.ts', import.meta.url).href;
   const code = `const m = await import(${JSON.stringify(module)}); m.warmSitemapWorker(); console.log('warmed');`;

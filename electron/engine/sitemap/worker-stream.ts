@@ -67,13 +67,25 @@ function workerScript(url: URL): [string | URL, WorkerOptions] {
   return [code, { ...opts, eval: true }];
 }
 
+/**
+ * A worker with no sitemap to read for this long is stopped (its ~20 MB given back: a crawl reads its
+ * sitemaps first and may then fetch pages for hours, or find no sitemap at all); the next sitemap
+ * starts one again, tens of milliseconds.
+ */
+const IDLE_MS = 60_000;
+
 class ParseWorker {
   private readonly worker: Worker;
   private readonly sessions = new Map<number, WorkerSession>();
   private ready = false;
+  private idle: ReturnType<typeof setTimeout> | null = null;
   dead = false;
 
-  constructor(url: URL, private readonly onDead: (w: ParseWorker, beforeReady: boolean) => void) {
+  constructor(
+    url: URL,
+    private readonly onDead: (w: ParseWorker, beforeReady: boolean) => void,
+    private readonly idleMs: number = IDLE_MS,
+  ) {
     this.worker = new Worker(...workerScript(url));
     this.worker.on('message', (m: FromWorker) => {
       // 'spent': a body chunk's memory, back to be freed here; nothing to do with it.
@@ -85,26 +97,47 @@ class ParseWorker {
     // After the listeners: a 'message' listener refs the worker's port again. An idle worker (started
     // ahead by warm(), or between sitemaps) must not keep the process alive.
     this.worker.unref();
+    this.idleFromNow();
   }
 
   open(session: WorkerSession, opts: StreamSitemapOptions): void {
     this.sessions.set(session.id, session);
-    if (this.sessions.size === 1) this.worker.ref(); // a reading in progress keeps the process alive
+    if (this.sessions.size === 1) {
+      this.worker.ref(); // a reading in progress keeps the process alive
+      if (this.idle !== null) clearTimeout(this.idle);
+      this.idle = null;
+    }
     this.post({ t: 'open', id: session.id, opts });
   }
 
   forget(id: number): void {
-    if (this.sessions.delete(id) && this.sessions.size === 0) this.worker.unref();
+    if (this.sessions.delete(id) && this.sessions.size === 0) {
+      this.worker.unref();
+      this.idleFromNow();
+    }
   }
 
   post(m: ToWorker, transfer?: ArrayBuffer[]): void {
     if (!this.dead) this.worker.postMessage(m, transfer);
   }
 
-  private die(message: string): void {
+  /** Stops the worker after idleMs with no reading (not a failure: the pool starts another when asked). */
+  private idleFromNow(): void {
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      this.idle = null;
+      if (this.sessions.size === 0) this.die('idle', true);
+    }, this.idleMs);
+    this.idle.unref();
+  }
+
+  /** Ends the worker: failed (its readings lost), or `retired` when idle (not a failure, even unready). */
+  private die(message: string, retired = false): void {
     if (this.dead) return;
     this.dead = true;
-    this.onDead(this, !this.ready);
+    if (this.idle !== null) clearTimeout(this.idle);
+    this.idle = null;
+    this.onDead(this, !this.ready && !retired);
     for (const s of [...this.sessions.values()]) s.lost(message, !this.ready);
     this.sessions.clear();
     void this.worker.terminate().catch(() => undefined);
@@ -119,7 +152,11 @@ export class ParseWorkerPool {
   private current: ParseWorker | null = null;
   private unavailable: string | null = null;
 
-  constructor(private readonly url: URL = parseWorkerUrl()) {}
+  /** `idleMs`: how long the worker may wait for a sitemap before it is stopped (default a minute). */
+  constructor(
+    private readonly url: URL = parseWorkerUrl(),
+    private readonly idleMs: number = IDLE_MS,
+  ) {}
 
   /**
    * Starts the worker now if it is not running (loading it takes tens of milliseconds): a crawl calls
@@ -182,10 +219,14 @@ export class ParseWorkerPool {
       return null;
     }
     try {
-      this.current = new ParseWorker(url, (w, beforeReady) => {
-        if (this.current === w) this.current = null;
-        if (beforeReady) this.fallBack('its worker thread could not start');
-      });
+      this.current = new ParseWorker(
+        url,
+        (w, beforeReady) => {
+          if (this.current === w) this.current = null;
+          if (beforeReady) this.fallBack('its worker thread could not start');
+        },
+        this.idleMs,
+      );
     } catch (err) {
       this.fallBack(`its worker thread could not start: ${err instanceof Error ? err.message : String(err)}`);
       return null;
