@@ -542,12 +542,12 @@ export class SitemapRequestList {
    * sitemap waits for its request when the one before ends (at a million URLs in 21 sitemaps, the
    * parse worker stood idle 3–7 ms at each boundary: the request, its headers, the spool file).
    * Its body is spooled at once, as a response handed in is; robots.txt is asked first, and a
-   * disallowed or failed fetch is reported when the sitemap's turn comes. close() and the limit call
-   * it off. One sitemap ahead at most, and only while one is being read; none under a URL limit,
+   * disallowed or failed fetch is reported when the sitemap's turn comes; close() calls it off.
+   * One sitemap ahead at most, and only while one is being read; none under a URL limit,
    * which may stop the list before the next sitemap (its download would be wasted).
    */
   private readAhead(): void {
-    if (this.opts.limit !== undefined || this.limitReached || this.front.length > 0 || this.resumeAt) return;
+    if (this.opts.limit !== undefined || this.front.length > 0 || this.resumeAt) return;
     const next = this.queue[this.queueHead];
     if (!next || next.response || next.ahead) return;
     if (this.opts.isAllowed && !this.opts.isAllowed(next.url)) return; // skipped with its problem in open()
@@ -572,7 +572,7 @@ export class SitemapRequestList {
     next.ahead = ahead;
   }
 
-  /** Calls off a read-ahead of `q` and lets go of what it fetched (close, limit). */
+  /** Calls off a read-ahead of `q` and lets go of what it fetched (close). */
   private async dropAhead(q: Queued): Promise<void> {
     const ahead = q.ahead;
     if (!ahead) return;
@@ -688,7 +688,6 @@ export class SitemapRequestList {
     const rest = [...(this.resumeAt ? [this.resumeAt] : []), ...this.front.splice(0), ...this.queue.slice(this.queueHead)];
     this.resumeAt = null;
     for (const q of rest) {
-      if (q.ahead) void this.dropAhead(q);
       q.response?.body.destroy();
       void discardSpool(q);
       const node = this.tree.get(q.id);

@@ -8,11 +8,11 @@
  * the log, each run one (start, source id) record. Two hash indexes (a table of each key's newest entry,
  * entries linked to the previous one with their key) find edges by target ("who names B") and runs by
  * source id, a third finds known ids by hash. Ids are kept by hash only for URLs that are named and whose
- * id is known (the alternates that were admitted, the sources others name). About 16–20 bytes per edge
- * and per run.
+ * id is known (the alternates that are sources or have a result, the sources others name). About 16–20
+ * bytes per edge and per run, plus two fixed 512 KiB hash filters.
  *
- * Contract: a source has an id, and `targetId` (or `idOf`) knows the id of every URL that was listed
- * with alternates: that is how a named URL is known to be a source.
+ * Contract: a source has an id; `targetId` (or `idOf`) knows the id of every URL that was listed with
+ * alternates (that is how a named URL is known to be a source); `bind` is called on every result.
  */
 import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
 import { EngineError } from '../../engine/types.js';
