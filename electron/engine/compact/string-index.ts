@@ -21,13 +21,17 @@ import { column, ensureCapacity } from './typed-growth.js';
 /** The table is rebuilt larger past this load, keeping probe chains short. */
 const MAX_LOAD = 0.6;
 /**
- * While the table grows, every MOVE_EVERY-th string added moves MOVE_RUN more into the new table
- * (16 per add: done in a sixteenth of the adds that would fill the new one to MAX_LOAD). Runs of a
- * thousand keep the memory reads of a tight loop overlapping (moved one or four at a time between
- * other work, the same moves cost twice the time), and take ~0.1 ms.
+ * While the table grows, every MOVE_EVERY-th string added moves the strings of MOVE_RUN more slots
+ * of the old table into the new one (16 slots per add: the old table is done long before the adds
+ * would fill the new one to MAX_LOAD). Runs of a thousand keep the memory reads of a tight loop
+ * overlapping (moved one or four at a time between other work, the same moves cost twice the time).
  */
 const MOVE_EVERY = 64;
 const MOVE_RUN = 1024;
+/** A table slot's flag: the string is in its home slot (see StringIndex.table). */
+const HOME = 0x8000_0000;
+/** A slot's bits below HOME: its hash tag and id + 1. */
+const TAG_BITS = 0x7fff_ffff;
 /** Prefix ids are Uint16; 0 means "stored whole". */
 const MAX_PREFIXES = 0xffff;
 /** Directory prefixes added at most (origins have the rest of the table). */
@@ -57,26 +61,28 @@ export class StringIndex {
   private lastOrigin = '';
   private lastOriginRef = 0;
   /**
-   * Per slot 0 (empty) or id + 1 in the low `idBits` bits and, above them, the top bits of the id's
-   * hash (a tag): a probe passing another string's slot is told apart by the tag, without reading that
-   * string's bytes elsewhere in memory (a cache miss saved per slot passed, at a million keys). id + 1
-   * always fits: the table has more slots than strings. Growing the table hashes every string's bytes
-   * again (a column of hashes would cost 4 MB at a million), a run at a time as strings are added (see `old`).
+   * Per slot 0 (empty) or id + 1 in the low `idBits` bits; above them up to bit 30, the same bits of
+   * the id's hash (a tag): a probe passing another string's slot is told apart by the tag, without
+   * reading that string's bytes elsewhere in memory (a cache miss saved per slot passed, at a million
+   * keys); bit 31 (HOME) set when the string sits in its home slot (hash & mask). id + 1 always fits:
+   * the table has more slots than strings. Growing the table splits it (see `old` and `move`): a string
+   * at home has the low bits of its hash in its slot's index and the next one in its tag, so its slot
+   * in a table twice as large is known without its bytes; only the others (a column of hashes would
+   * cost 4 MB at a million) are hashed again from the bytes.
    */
   private table = new Uint32Array(1024);
   private mask = 1023;
   private idBits = 10;
   private count = 0;
   /**
-   * While the table grows: the table before, read-only, which holds every id below `growEnd`; ids
-   * below `moved` are in the new table too. Growing all at once stopped the thread for 55–100 ms at
+   * While the table grows: the table before, read-only, which holds every string added before it
+   * grew; the strings of its slots below `moved` are in the new table too. Growing all at once stopped the thread for 55–100 ms at
    * 630,000 strings (hashing every string's bytes again), a pause that doubles with the crawl; moved
    * a run at a time, a lookup meanwhile probes both tables (a miss in the new one, then the old).
    */
   private old: Uint32Array | null = null;
   private oldMask = 0;
   private moved = 0;
-  private growEnd = 0;
   /** Whether the last `intern` added a new string. */
   added = false;
 
@@ -98,7 +104,7 @@ export class StringIndex {
     for (;;) {
       const v = this.table[slot]!;
       if (v === 0) break;
-      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) {
+      if (((v ^ h) & TAG_BITS) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) {
         this.added = false;
         return (v & this.mask) - 1;
       }
@@ -126,7 +132,7 @@ export class StringIndex {
       this.longLengths.set(id, len);
     }
     if (this.sharePrefixes) this.prefixRefs[id] = ref;
-    this.table[slot] = this.entry(id, h);
+    this.table[slot] = this.entry(id, h, slot === (h & this.mask));
     this.count = id + 1;
     this.added = true;
     if (this.old !== null) {
@@ -145,7 +151,7 @@ export class StringIndex {
     for (;;) {
       const v = this.table[slot]!;
       if (v === 0) return this.old === null ? -1 : this.findOld(h, ref);
-      if ((v ^ h) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) return (v & this.mask) - 1;
+      if (((v ^ h) & TAG_BITS) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) return (v & this.mask) - 1;
       slot = (slot + 1) & this.mask;
     }
   }
@@ -249,7 +255,7 @@ export class StringIndex {
     for (;;) {
       const v = old[slot]!;
       if (v === 0) return -1;
-      if ((v ^ h) >>> bits === 0 && this.matches((v & mask) - 1, ref)) return (v & mask) - 1;
+      if (((v ^ h) & TAG_BITS) >>> bits === 0 && this.matches((v & mask) - 1, ref)) return (v & mask) - 1;
       slot = (slot + 1) & mask;
     }
   }
@@ -262,27 +268,47 @@ export class StringIndex {
     this.mask = this.table.length - 1;
     this.idBits = 31 - Math.clz32(this.table.length);
     this.moved = 0;
-    this.growEnd = this.count;
     this.move(MOVE_RUN);
   }
 
-  /** Moves up to `n` more ids (in id order: their bytes are read in sequence) into the new table. */
+  /**
+   * Moves the strings of up to `n` more slots of the old table into the new one, in slot order: a
+   * string at home goes to its home slot or the one above it in the new table (the old index plus
+   * the next bit of its hash, from its tag), so the writes go along two runs of the new table rather
+   * than all over it, and its bytes are not read; any other string is hashed again.
+   */
   private move(n: number): void {
-    const end = Math.min(this.growEnd, this.moved + n);
+    const old = this.old!;
+    const end = Math.min(old.length, this.moved + n);
     const table = this.table;
     const mask = this.mask;
-    for (let id = this.moved; id < end; id++) {
-      const h = this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
-      let slot = h & mask;
+    const oldMask = this.oldMask;
+    const oldBits = 31 - Math.clz32(old.length);
+    const bits = this.idBits;
+    for (let s = this.moved; s < end; s++) {
+      const v = old[s]!;
+      if (v === 0) continue;
+      const id = (v & oldMask) - 1;
+      let home: number;
+      let tag: number;
+      if ((v & HOME) !== 0) {
+        home = s | (((v >>> oldBits) & 1) << oldBits);
+        tag = ((v & TAG_BITS) >>> bits) << bits;
+      } else {
+        const h = this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
+        home = h & mask;
+        tag = ((h & TAG_BITS) >>> bits) << bits;
+      }
+      let slot = home;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = this.entry(id, h);
+      table[slot] = ((slot === home ? HOME : 0) | tag | (id + 1)) >>> 0;
     }
     this.moved = end;
-    if (end === this.growEnd) this.old = null;
+    if (end === old.length) this.old = null;
   }
 
   /** A slot's value for string `id` of hash `h`: its hash's top bits above id + 1. */
-  private entry(id: number, h: number): number {
-    return (((h >>> this.idBits) << this.idBits) | (id + 1)) >>> 0;
+  private entry(id: number, h: number, atHome: boolean): number {
+    return ((atHome ? HOME : 0) | (((h & TAG_BITS) >>> this.idBits) << this.idBits) | (id + 1)) >>> 0;
   }
 }
