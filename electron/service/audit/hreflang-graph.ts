@@ -51,15 +51,19 @@ class MultiIndex {
   /** `key(i)` reads entry i's key from the column (which may be reallocated: read it each time). */
   constructor(private readonly key: (i: number) => number) {}
 
-  /** Indexes the next entry (its key is set); entries come in ascending order. */
-  add(entry: number): void {
+  /**
+   * Indexes the next entry (its key is set); entries come in ascending order. `fresh`: no entry has
+   * its key yet (a filter said so), so the probe only looks for an empty slot: the keys of the slots
+   * passed are not read (each a cache miss in a column of megabytes, several per add near full load).
+   */
+  add(entry: number, fresh = false): void {
     this.prev = ensureCapacity(this.prev, entry + 1);
     const k = this.key(entry);
     let slot = hashSlot(k, this.mask);
     for (;;) {
       const v = this.slots[slot]!;
       if (v === 0) break;
-      if (this.key(v - 1) === k) {
+      if (!fresh && this.key(v - 1) === k) {
         this.prev[entry] = v;
         this.slots[slot] = entry + 1;
         return;
@@ -167,7 +171,7 @@ export class HreflangGraph {
         tid = targetId ? targetId(i) : this.idOf(t);
         if (tid >= 0) this.learnId(t, tid);
       }
-      this.addEdge(sourceId, t, own);
+      this.addEdge(sourceId, t, own, fresh);
       if (tid >= 0 && tid !== sourceId && this.bySource.has(tid)) affected.push(tid);
     }
     return affected;
@@ -222,8 +226,11 @@ export class HreflangGraph {
 
   // ------------------------------------------------------------ edges and runs
 
-  /** Appends "source `id` names `t`" (not yet recorded); `own` (the source's runs) gets a new run if one starts. */
-  private addEdge(id: number, t: number, own: number[]): void {
+  /**
+   * Appends "source `id` names `t`" (not yet recorded); `own` (the source's runs) gets a new run if one
+   * starts. `fresh`: the source has no runs before `own`'s.
+   */
+  private addEdge(id: number, t: number, own: number[], fresh: boolean): void {
     const e = this.edges;
     if (this.runs === 0 || this.runSource[this.runs - 1] !== id) {
       const r = this.runs++;
@@ -231,14 +238,16 @@ export class HreflangGraph {
       this.runSource = ensureCapacity(this.runSource, r + 1);
       this.runStart[r] = e;
       this.runSource[r] = id;
-      this.bySource.add(r);
+      this.bySource.add(r, fresh && own.length === 0);
       own.push(r);
     }
     this.edgeTarget = ensureCapacity(this.edgeTarget, e + 1);
     this.edgeTarget[e] = t;
+    // Never named before (the filter is exact when it says no): a new key for the index.
+    const known = hasBit(this.named, t);
     setBit(this.named, t);
     this.edges++;
-    this.byTarget.add(e);
+    this.byTarget.add(e, !known);
   }
 
   /** Whether some source names the hash `t` (the filter first). */
