@@ -114,6 +114,6 @@ export class RequestQueueWithSitemap {
       this.nSkipped++;
       return;
     }
-    this.queue.addRequest(init, { handled: decision === 'listed' });
+    this.queue.admit(init, uniqueKey, decision === 'listed');
   }
 }

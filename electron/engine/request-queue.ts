@@ -126,8 +126,19 @@ export class MemoryRequestQueue implements RequestQueue {
    * admitted as already handled ('listed': recorded, never handed out).
    */
   addRequest(init: RequestInit, options: { handled?: boolean } = {}): AddRequestResult {
-    const source = sourceCode(init.source);
     const uniqueKey = init.uniqueKey ?? toUniqueKey(init.url);
+    const r = this.admit(init, uniqueKey, options.handled === true);
+    if (r >= 0) return { uniqueKey, id: r, wasAlreadyPresent: false, wasAlreadyHandled: false };
+    const id = -1 - r;
+    return { uniqueKey, id, wasAlreadyPresent: true, wasAlreadyHandled: this.states[id] === HANDLED };
+  }
+
+  /**
+   * addRequest for a caller that has the uniqueKey and needs no result object (a sitemap's entries, a
+   * million at a time): the id of a new request, -1 - id of a known one.
+   */
+  admit(init: RequestInit, uniqueKey: string, handled: boolean): number {
+    const source = sourceCode(init.source);
     checkDepth(init.depth, init.url);
     const id = this.keys.intern(uniqueKey);
     if (!this.keys.added) {
@@ -135,9 +146,8 @@ export class MemoryRequestQueue implements RequestQueue {
       this.addDiscovery(id, source, this.fromRef(init.discoveredFrom));
       this.nDuplicates++;
       this.opts.onDuplicate?.(id, d, init);
-      return { uniqueKey, id, wasAlreadyPresent: true, wasAlreadyHandled: this.states[id] === HANDLED };
+      return -1 - id;
     }
-    const handled = options.handled === true;
     this.store(id, init.url, uniqueKey, source, init.depth, init.discoveredFrom, init.label, init.userData, handled);
     if (this.opts.onAdmitted) {
       // Built from the init, as build(id) would read it back: decoding the key from the arena
@@ -150,7 +160,7 @@ export class MemoryRequestQueue implements RequestQueue {
       if (init.sitemapEntryJson !== undefined) req.sitemapEntryJson = init.sitemapEntryJson;
       this.opts.onAdmitted(req, handled ? 'listed' : 'queued');
     }
-    return { uniqueKey, id, wasAlreadyPresent: false, wasAlreadyHandled: false };
+    return id;
   }
 
   /** Re-admits a journalled request with its original id (hooks are not called). */

@@ -159,6 +159,10 @@ export class AuditEngine {
   private readonly hreflang: HreflangGraph;
   /** The hash of the key of the URL whose listing was read last (listing → discover). */
   private ownHash = 0;
+  /** The listing being read: its alternates' hashes and keys (see listing). */
+  private readonly targets: number[] = [];
+  private readonly targetKeys: string[] = [];
+  private readonly targetIdOf = (i: number): number => this.keys.idOf(this.targetKeys[i]!) ?? -1;
   private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
 
   private readonly sitemaps: SitemapInfo[] = [];
@@ -451,8 +455,11 @@ export class AuditEngine {
         break;
       }
     }
-    const targets: number[] = [];
-    const targetKeys: string[] = [];
+    // Scratch arrays, filled afresh for each listing (the graph reads them during the call only).
+    const targets = this.targets;
+    const targetKeys = this.targetKeys;
+    targets.length = 0;
+    targetKeys.length = 0;
     for (const a of alternates) {
       const k = tryUniqueKey(a.href);
       if (k === null) continue;
@@ -463,7 +470,7 @@ export class AuditEngine {
     if (own === undefined) return null;
     this.ownHash = hashKey(own);
     // The frontier is asked only for targets whose id the graph does not know yet.
-    return this.hreflang.addAlternates(this.ownHash, id, targets, (i) => this.keys.idOf(targetKeys[i]!) ?? -1, fresh);
+    return this.hreflang.addAlternates(this.ownHash, id, targets, this.targetIdOf, fresh);
   }
 
   /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
