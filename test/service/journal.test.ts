@@ -116,6 +116,25 @@ test('appendRecord writes the same bytes as the line built as a string, at the o
   assert.equal(fs.readFileSync(file, 'utf8'), want.join('') + '[7]\n');
 });
 
+test('pending lines are found by offset across batches of thousands of lines, and only until they are written', () => {
+  const w = JournalWriter.open(path.join(tmp(), 'journal.jsonl'), 0);
+  for (const n of [10_000, 70_000, 3]) {
+    const offsets: number[] = [];
+    for (let i = 0; i < n; i++) offsets.push(i % 2 ? w.append(`[4,${i}]\n`) : w.appendRecord(REC_ADMIT, i, 1, 0, -1, `"https://shop.example/p/${i}"`));
+    assert.equal(w.pendingLines, n);
+    for (const i of [0, 1, 4095, 4096, 4097, n >> 1, n - 2, n - 1]) {
+      if (i < 0 || i >= n) continue;
+      const want = i % 2 ? `[4,${i}]\n` : `[0,${i},1,0,-1,"https://shop.example/p/${i}"]\n`;
+      assert.equal(w.pendingLineAt(offsets[i]!), want, `line ${i} of ${n}`);
+    }
+    assert.equal(w.pendingLineAt(offsets[1]! + 1), undefined, 'not the start of a line');
+    w.flush('[7]\n');
+    assert.equal(w.pendingLines, 0);
+    assert.equal(w.pendingLineAt(offsets[n - 1]!), undefined, 'written: read from the file instead');
+  }
+  w.close();
+});
+
 test('a sitemap URL with lastmod, changefreq and priority costs well under 200 bytes', () => {
   const url = 'https://www.example-shop.com/category/sub-category/product-name-12345.html';
   const line = encodeAdmit(123456, 'sitemap', true, 0, -5, url, url, { loc: url, lastmod: '2024-01-15T10:00:00+00:00', changefreq: 'weekly', priority: 0.8 }, undefined, undefined);
