@@ -114,6 +114,7 @@ export class RequestQueueWithSitemap {
       this.nSkipped++;
       return;
     }
-    this.queue.admit(init, uniqueKey, decision === 'listed');
+    // The init was made by the list for this admission alone: it becomes the request.
+    this.queue.admit(init, uniqueKey, decision === 'listed', true);
   }
 }

@@ -135,9 +135,11 @@ export class MemoryRequestQueue implements RequestQueue {
 
   /**
    * addRequest for a caller that has the uniqueKey and needs no result object (a sitemap's entries, a
-   * million at a time): the id of a new request, -1 - id of a known one.
+   * million at a time): the id of a new request, -1 - id of a known one. `owned`: the caller made
+   * `init` for this call and lets it go, so it becomes the Request the hook gets (its id and retry
+   * count set on it) instead of being copied into one.
    */
-  admit(init: RequestInit, uniqueKey: string, handled: boolean): number {
+  admit(init: RequestInit, uniqueKey: string, handled: boolean, owned = false): number {
     const source = sourceCode(init.source);
     checkDepth(init.depth, init.url);
     const id = this.keys.intern(uniqueKey);
@@ -149,7 +151,13 @@ export class MemoryRequestQueue implements RequestQueue {
       return -1 - id;
     }
     this.store(id, init.url, uniqueKey, source, init.depth, init.discoveredFrom, init.label, init.userData, handled);
-    if (this.opts.onAdmitted) {
+    if (this.opts.onAdmitted && owned) {
+      const req = init as Request;
+      req.uniqueKey = uniqueKey;
+      req.id = id;
+      req.retryCount = 0;
+      this.opts.onAdmitted(req, handled ? 'listed' : 'queued');
+    } else if (this.opts.onAdmitted) {
       // Built from the init, as build(id) would read it back: decoding the key from the arena
       // and copying the object again cost more than the rest of an admission (benchmark profile).
       const req: Request = { id, url: init.url, uniqueKey, source: init.source, depth: init.depth, retryCount: 0 };
