@@ -242,3 +242,22 @@ test('an output error rejects the export instead of hanging', async () => {
     await w.end();
   }, /no space left on device/);
 });
+
+test('the hand-written encoder writes what csv-stringify wrote, byte for byte, for random cells', async () => {
+  const { stringify } = await import('csv-stringify/sync');
+  const pieces = ['a', 'Z', ' ', ',', '"', '""', '\n', '\r', '\r\n', '=', '+', '-', '@', '\t', 'é', '✓', '𝄞', "'", ';', '|', 'https://site.test/p?a=1&b=2'];
+  let seed = 7;
+  const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const text = () => Array.from({ length: rand(6) }, () => pieces[rand(pieces.length)]).join('');
+  const recs: ExportRecord[] = [];
+  for (let i = 0; i < 2000; i++) {
+    recs.push({
+      row: row({ id: i, url: `https://site.test/${text()}`, title: text(), discoveredFrom: rand(3) ? text() : undefined, inSitemaps: [text(), text()].slice(rand(3)) }),
+      entry: rand(2) ? { loc: 'https://site.test/', lastmod: text(), alternates: [{ lang: text(), href: text() }] } : undefined,
+    });
+  }
+  const ours = await csvOf(recs);
+  const theirs = stringify(recs.map(toCsvCells), { header: true, columns: [...CSV_COLUMNS], record_delimiter: 'unix', quoted_match: /\r/ });
+  assert.equal(ours, theirs);
+  assert.ok(/"[^"]*""/.test(ours) && ours.includes('\r'), 'the cases that need quoting were there');
+});
