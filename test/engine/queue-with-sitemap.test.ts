@@ -71,7 +71,17 @@ test('start URLs, links and sitemap entries converge on one queue and are dedupl
     assert.equal(queue.duplicateCount(), 2, 'the sitemap\'s "/" and the link to /a');
     assert.deepEqual(queue.discoveriesOf(`${o}/`), [{ source: 'start' }, { source: 'sitemap', from: `${o}/sitemap.xml` }]);
     assert.deepEqual(queue.discoveriesOf(`${o}/a`).map((d) => d.source).sort(), ['link', 'sitemap']);
-    assert.ok(admitted.find((r) => r.url === `${o}/b`)!.sitemapEntry, 'sitemap entries reach onAdmitted whole');
+    const b = admitted.find((r) => r.url === `${o}/b`)!;
+    assert.ok(b.sitemapEntry, 'sitemap entries reach onAdmitted whole');
+    // A sitemap entry's request is its init made into the Request: id, key and retry count set on it.
+    const handedB = handed.find((r) => r.url === `${o}/b`)!;
+    assert.equal(b.id, handedB.id);
+    assert.equal(b.id, queue.idOf(`${o}/b`));
+    assert.equal(b.uniqueKey, `${o}/b`);
+    assert.equal(b.retryCount, 0);
+    assert.equal(b.source, 'sitemap');
+    assert.equal(b.discoveredFrom, `${o}/sitemap.xml`);
+    assert.deepEqual(new Set(admitted.map((r) => r.id)), new Set([0, 1, 2, 3]), 'every admitted request has its own id');
     assert.equal(await q.isFinished(), true);
   } finally {
     await server.close();
