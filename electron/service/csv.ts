@@ -121,7 +121,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTES = /"/g;
 
 /** One record's line: its cells, quoted where needed (quotes doubled), joined by commas, ending in \n. */
-export function csvLine(cells: readonly string[]): string {
+function csvLine(cells: readonly string[]): string {
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i]!;

@@ -76,9 +76,10 @@ export class StringIndex {
   private count = 0;
   /**
    * While the table grows: the table before, read-only, which holds every string added before it
-   * grew; the strings of its slots below `moved` are in the new table too. Growing all at once stopped the thread for 55–100 ms at
-   * 630,000 strings (hashing every string's bytes again), a pause that doubles with the crawl; moved
-   * a run at a time, a lookup meanwhile probes both tables (a miss in the new one, then the old).
+   * grew; the strings of its slots below `moved` are in the new table too. Growing all at once
+   * stopped the thread for 55–100 ms at 630,000 strings (hashing every string's bytes again), a pause
+   * that doubles with the crawl; moved a run at a time, a lookup meanwhile probes both tables (a miss
+   * in the new one, then the old).
    */
   private old: Uint32Array | null = null;
   private oldMask = 0;
@@ -284,30 +285,22 @@ export class StringIndex {
     const mask = this.mask;
     const oldMask = this.oldMask;
     const oldBits = 31 - Math.clz32(old.length);
-    const bits = this.idBits;
     for (let s = this.moved; s < end; s++) {
       const v = old[s]!;
       if (v === 0) continue;
       const id = (v & oldMask) - 1;
-      let home: number;
-      let tag: number;
-      if ((v & HOME) !== 0) {
-        home = s | (((v >>> oldBits) & 1) << oldBits);
-        tag = ((v & TAG_BITS) >>> bits) << bits;
-      } else {
-        const h = this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
-        home = h & mask;
-        tag = ((h & TAG_BITS) >>> bits) << bits;
-      }
+      // At home, the old slot's bits from oldBits up are the hash's own bits: what `entry` keeps of it.
+      const h = (v & HOME) !== 0 ? v : this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
+      const home = (v & HOME) !== 0 ? s | (((v >>> oldBits) & 1) << oldBits) : h & mask;
       let slot = home;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = ((slot === home ? HOME : 0) | tag | (id + 1)) >>> 0;
+      table[slot] = this.entry(id, h, slot === home);
     }
     this.moved = end;
     if (end === old.length) this.old = null;
   }
 
-  /** A slot's value for string `id` of hash `h`: its hash's top bits above id + 1. */
+  /** A slot's value for string `id` of hash `h`: HOME when at home, the hash's bits from idBits to 30, id + 1. */
   private entry(id: number, h: number, atHome: boolean): number {
     return ((atHome ? HOME : 0) | (((h & TAG_BITS) >>> this.idBits) << this.idBits) | (id + 1)) >>> 0;
   }
