@@ -56,8 +56,12 @@ export function tryUniqueKey(url: string): string | null {
  */
 let lastCanonical = '';
 
-/** True when `url` is already its own uniqueKey and needs no parsing (the common sitemap case). */
-function isFastPathCanonical(url: string): boolean {
+/**
+ * True when `url` is already its own uniqueKey and needs no parsing (the common sitemap case). Such
+ * a URL is plain ASCII without quotes, backslashes or control characters (FAST_PATH's characters),
+ * so it goes into JSON text as it is.
+ */
+export function isFastPathCanonical(url: string): boolean {
   if (url === lastCanonical) return true;
   if (!isCanonicalSpelling(url)) return false;
   lastCanonical = url;

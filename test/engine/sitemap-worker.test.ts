@@ -368,6 +368,30 @@ test('a worker that dies mid-read ends that reading with SITEMAP_WORKER_FAILED a
   assert.equal(pool.fallbackReason, null, 'a worker that ran is not given up on: the next reading starts a new one');
 });
 
+test('WireWriter: long strings (copied natively when plain ASCII) spell the same JSON as the escaping path', () => {
+  const long = 'http://127.0.0.1/a-path-long-enough-to-be-copied-natively/';
+  const odd = ['"quoted"', '\\back\\slash', 'tab\there', 'nl\n', 'del\u007f', 'ü', '✓', '\ud83d\ude00', 'lone\ud800', 'lone\udc00x', '\u0000', "'ap'", '<&>'];
+  const entries: SitemapUrlEntry[] = [
+    // On the uniqueKey fast path: written without any check.
+    { loc: long + 'x?q=1&r=(2)', lastmod: '2024-01-02T03:04:05.123456+00:00', changefreq: 'a-changefreq-longer-than-thirty-two' },
+    // Not on the fast path, plain ASCII: the regular expression lets it through.
+    { loc: long.toUpperCase() + '%41', alternates: [{ lang: 'x-default-with-a-long-made-up-code-here', href: long + 'de/' }] },
+  ];
+  // Each odd character at the start, middle and end of a long string, in each field.
+  for (const c of odd) {
+    for (const v of [c + long, long + c + long, long + c]) {
+      entries.push({ loc: v, lastmod: v, changefreq: v, alternates: [{ lang: v, href: v }], images: [{ loc: v, title: v }] });
+    }
+  }
+  for (const entry of entries) {
+    const item: SitemapItem = { kind: 'url', entry };
+    const key = tryUniqueKey(entry.loc);
+    const want = '[' + (key === null ? '0' : key === entry.loc ? '1' : JSON.stringify(key)) + ',' + entryText(entry) + ']';
+    assert.equal(wireItem(item), want, JSON.stringify(entry.loc));
+    assert.deepEqual(JSON.parse(wireItem(item)).slice(1, 4), [entry.loc, entry.lastmod ?? 0, entry.changefreq ?? 0], 'read back as written');
+  }
+});
+
 test('WireWriter cuts batches from the front: ends, ASCII flag and the items left over', () => {
   const entry = (i: number): SitemapUrlEntry =>
     i % 3 === 1

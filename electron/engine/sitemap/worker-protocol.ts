@@ -12,7 +12,7 @@ import type { SitemapUrlEntry } from '../../../shared/model.js';
 import { PLAIN_JSON, priorityText } from '../json-text.js';
 import { decodeEntry, entryExtra } from './entry-codec.js';
 import type { SitemapItem, SitemapSummary } from '../types.js';
-import { tryUniqueKey } from '../url.js';
+import { isFastPathCanonical, tryUniqueKey } from '../url.js';
 import type { StreamSitemapOptions } from './stream.js';
 
 /** Batches the worker may post before the consumer takes one. */
@@ -80,7 +80,12 @@ export class WireWriter {
 
   /** Appends an item: a URL item as a row with its uniqueKey, worked out here; others as JSON. */
   item(item: SitemapItem): void {
-    if (item.kind === 'url') this.urlRow(item.entry, tryUniqueKey(item.entry.loc));
+    if (item.kind === 'url') {
+      const loc = item.entry.loc;
+      // A loc on the fast path is its own key, and plain ASCII: copied as it is.
+      if (isFastPathCanonical(loc)) this.urlRow(item.entry, loc, true);
+      else this.urlRow(item.entry, tryUniqueKey(loc), false);
+    }
     else this.raw(JSON.stringify(item));
     this.byteEnds.push(this.pos);
     this.unitEnds.push(this.units);
@@ -140,13 +145,14 @@ export class WireWriter {
     return new Uint8Array(new ArrayBuffer(Math.max(MIN_OUT, length + (length >>> 2))), 0, length);
   }
 
-  private urlRow(entry: SitemapUrlEntry, key: string | null): void {
+  private urlRow(entry: SitemapUrlEntry, key: string | null, plainLoc: boolean): void {
     this.byte(91); // [
     if (key === null) this.byte(48); // 0
     else if (key === entry.loc) this.byte(49); // 1
     else this.string(key);
     this.byte(44);
-    this.string(entry.loc);
+    if (plainLoc) this.plain(entry.loc);
+    else this.string(entry.loc);
     const lastmod = entry.lastmod;
     const changefreq = entry.changefreq;
     const priority = entry.priority;
@@ -211,9 +217,17 @@ export class WireWriter {
     return true;
   }
 
-  /** A JSON string: quoted as it is when it needs no escape (the usual case), else as JSON.stringify writes it. */
+  /**
+   * A JSON string: quoted as it is when it needs no escape (the usual case), else as JSON.stringify
+   * writes it. A long one is tested by a regular expression and copied by Buffer#write (native: a
+   * 66-character URL 75 ns instead of 150 for the loop below); a short one is copied by the loop.
+   */
   private string(s: string): void {
     const n = s.length;
+    if (n >= NATIVE_COPY && PLAIN_ASCII.test(s)) {
+      this.plain(s);
+      return;
+    }
     if (n <= SHORT) {
       // Copied here when plain ASCII (URLs, dates, frequencies): cheaper than Buffer#write's call out
       // and a test for characters to escape.
@@ -239,6 +253,19 @@ export class WireWriter {
       this.raw(s);
       this.byte(34);
     } else this.raw(JSON.stringify(s));
+  }
+
+  /** A JSON string known to need no escape and to be ASCII: quoted and copied by Buffer#write. */
+  private plain(s: string): void {
+    const n = s.length;
+    this.room(n + 2);
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = 34;
+    p += buf.write(s, p, 'latin1');
+    buf[p++] = 34;
+    this.pos = p;
+    this.units += n + 2;
   }
 
   /** ASCII text written as it is (numbers, null). */
@@ -274,8 +301,12 @@ const MAX_SPARE = AHEAD + 1;
 /** The smallest batch buffer made (a batch of 256 usual URL rows is 40–80 KB). */
 const MIN_OUT = 64 * 1024;
 
-/** Strings up to this length are copied by WireWriter.string itself. */
+/** Strings up to this length are copied by WireWriter.string itself (when not copied natively). */
 const SHORT = 256;
+/** Strings from this length are tested by PLAIN_ASCII and copied natively (shorter: the loop is as fast). */
+const NATIVE_COPY = 32;
+/** Printable ASCII but `"` and `\`: JSON text as it is, one byte per character. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
 /** Worker side: one item as its JSON text on the wire (what WireWriter writes for it). */
 export function wireItem(item: SitemapItem): string {
