@@ -258,6 +258,14 @@ export class MemoryRequestQueue implements RequestQueue {
     return this.keys.size;
   }
 
+  /**
+   * Readies the frontier for `n` URLs in all (it still admits any number): a crawl calls this with
+   * what its sitemaps are likely to list, so the key table grows once instead of doubling its way up.
+   */
+  reserve(n: number): void {
+    this.keys.reserve(n);
+  }
+
   duplicateCount(): number {
     return this.nDuplicates;
   }

@@ -42,6 +42,8 @@ function fakeList(inits: RequestInit[]) {
     },
     isFinished: async () => i >= inits.length,
     isEmpty: async () => i >= inits.length,
+    readCount: () => 0,
+    expectedUrls: () => 0,
   };
   return list as typeof list & SitemapRequestList;
 }
@@ -165,4 +167,60 @@ test('reclaimRequest puts a request back; concurrent callers share one refill', 
   const again = await q.fetchNextRequest();
   assert.equal(again!.id, a!.id);
   assert.equal(again!.retryCount, 1);
+});
+
+test('after each sitemap read, the frontier is readied for what the waiting sitemaps are likely to list', async () => {
+  // An index of six children of 300 URLs each: after the first, five more of about 300 are expected.
+  const per = 300;
+  const docs: Record<string, (origin: string) => string> = {
+    '/index.xml': (o) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
+      range('/s', 6).map((p) => `<sitemap><loc>${o}${p}.xml</loc></sitemap>`).join('') +
+      `</sitemapindex>\n`,
+  };
+  for (let k = 0; k < 6; k++) docs[`/s${k}.xml`] = (o) => urlset(o, range(`/s${k}/p`, per));
+  const server = await serve(docs);
+  try {
+    const queue = new MemoryRequestQueue();
+    const reserved: [held: number, n: number][] = [];
+    const reserve = queue.reserve.bind(queue);
+    queue.reserve = (n: number) => {
+      reserved.push([queue.totalCount(), n]);
+      reserve(n);
+    };
+    const list = listOf(server, ['/index.xml']);
+    const q = new RequestQueueWithSitemap({ queue, list, batchSize: 100 });
+    let handed = 0;
+    for (let r = await q.fetchNextRequest(); r; r = await q.fetchNextRequest()) {
+      handed++;
+      q.markRequestHandled(r);
+    }
+    assert.equal(handed, 6 * per);
+    assert.equal(list.readCount(), 7, 'the index and its six children');
+    assert.equal(list.expectedUrls(), 0, 'nothing left to read');
+    // The index lists no URLs: no guess after it. After child k (k = 1..5 read), 6 - k wait, ~300 each.
+    assert.ok(reserved.length >= 1 && reserved.length <= 5, `readied after some children (${JSON.stringify(reserved)})`);
+    const [held, n] = reserved[0]!;
+    assert.ok(held >= per && held < 2 * per, `first readied once the first child was read (${held} held)`);
+    // The children not yet opened: four or five (the second may be open already), 300 URLs each.
+    assert.ok(n === held + 5 * per || n === held + 4 * per, `readied for the children waiting, 300 each (${n} with ${held} held)`);
+    for (const [h, m] of reserved) assert.ok(m <= h + 16 * Math.max(h, 10_000), 'never past the cap');
+  } finally {
+    await server.close();
+  }
+});
+
+test('the frontier is readied at most sixteen times its size ahead, whatever the sitemaps suggest', async () => {
+  const queue = new MemoryRequestQueue();
+  const reserved: number[] = [];
+  queue.reserve = (n: number) => void reserved.push(n);
+  const inits = range('http://127.0.0.1:1/p', 30_000).map(entry);
+  const list = fakeList(inits);
+  let reads = 0;
+  list.readCount = () => (list.taken() >= 20_000 ? ++reads : reads);
+  list.expectedUrls = () => 50_000_000;
+  const q = new RequestQueueWithSitemap({ queue, list, batchSize: 1000 });
+  for (let r = await q.fetchNextRequest(); r; r = await q.fetchNextRequest()) q.markRequestHandled(r);
+  assert.ok(reserved.length > 0);
+  for (const n of reserved) assert.ok(n <= 17 * 30_000 && n >= 20_000 + 16 * 20_000, `readied for ${n}`);
 });

@@ -400,6 +400,42 @@ test('compact: StringIndex finds every string while its table grows a few string
   for (let i = 0; i < n; i += 3) assert.equal(idx.get(i), key(i));
 });
 
+test('compact: StringIndex.reserve grows the table many times over at once and loses nothing', () => {
+  // Reserved at several sizes and moments: empty, a few strings in, with strings displaced from their
+  // home slot (moved by their hash) and at home (moved by the bits of their tag), and while a growth
+  // is under way (then it takes effect once that one is done); lookups right after, during the move
+  // and after it.
+  const key = (i: number): string => `https://shop.example/c${i % 11}/p-${i}${i % 5 === 0 ? '?v=1' : ''}`;
+  const tableBytes = (idx: StringIndex): number => (idx as unknown as { table: Uint32Array }).table.byteLength;
+  for (const [at, reserveFor] of [
+    [0, 50_000],
+    [700, 120_000],
+    [5_000, 1_000_000], // the table is growing from 8,192 to 16,384 slots at 5,000 strings
+    [3_100, 400_000],
+    [30_000, 40_000], // no more than the table holds: no growth
+  ] as const) {
+    const idx = new StringIndex({ sharePrefixes: true });
+    const n = 60_000;
+    for (let i = 0; i < n; i++) {
+      if (i === at) {
+        idx.reserve(reserveFor);
+        for (let j = 0; j < i; j += 1 + (i >>> 8)) assert.equal(idx.find(key(j)), j, `right after reserve at ${i}: ${key(j)}`);
+      }
+      assert.equal(idx.intern(key(i)), i);
+      assert.equal(idx.added, true);
+      const b = i >>> 1;
+      assert.equal(idx.intern(key(b)), b);
+      assert.equal(idx.added, false);
+      assert.equal(idx.find(key(i + 1)), -1);
+    }
+    for (let i = 0; i < n; i++) assert.equal(idx.find(key(i)), i);
+    assert.equal(idx.find(key(n)), -1);
+    assert.equal(idx.size, n);
+    const slots = Math.max(1 << Math.ceil(Math.log2(reserveFor / 0.6)), 1 << Math.ceil(Math.log2(n / 0.6)));
+    assert.equal(tableBytes(idx), slots * 4, `reserve(${reserveFor}) at ${at}: a table of ${slots} slots`);
+  }
+});
+
 test('compact: RunRing keeps the exact order of pushes at both ends, as runs of consecutive values', () => {
   const ring = new RunRing();
   const model: number[] = [];

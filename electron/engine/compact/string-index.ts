@@ -28,6 +28,8 @@ const MAX_LOAD = 0.6;
  */
 const MOVE_EVERY = 64;
 const MOVE_RUN = 1024;
+/** reserve() sizes the table up to this many slots at most (64 MB); past it, growth is by doubling. */
+const RESERVE_MAX_SLOTS = 1 << 24;
 /** A table slot's flag: the string is in its home slot (see StringIndex.table). */
 const HOME = 0x8000_0000;
 /** A slot's bits below HOME: its hash tag and id + 1. */
@@ -84,6 +86,8 @@ export class StringIndex {
   private old: Uint32Array | null = null;
   private oldMask = 0;
   private moved = 0;
+  /** Strings a reserve() made while the table was growing asked room for (0: none). */
+  private reserved = 0;
   /** Whether the last `intern` added a new string. */
   added = false;
 
@@ -261,11 +265,29 @@ export class StringIndex {
     }
   }
 
-  /** Starts growing: a table twice as large, filled from the old one by `move`. */
-  private grow(): void {
+  /**
+   * Makes the table ready for `n` strings in all: grows it at once to the size that holds them,
+   * instead of doubling toward it as strings come, each doubling moving every string again (and
+   * probing two tables while it lasts): a crawl that knows how many URLs its sitemaps are likely to
+   * list calls this (see RequestQueueWithSitemap.reserve). While a growth is under way, it takes
+   * effect once that one is done. Does nothing when the table already holds `n`; sizes the table up
+   * to RESERVE_MAX_SLOTS at most.
+   */
+  reserve(n: number): void {
+    if (this.old !== null) {
+      this.reserved = Math.max(this.reserved, n);
+      return;
+    }
+    let length = this.table.length;
+    while (n > length * MAX_LOAD && length < RESERVE_MAX_SLOTS) length *= 2;
+    if (length > this.table.length) this.grow(length);
+  }
+
+  /** Starts growing: a larger table (twice as large unless reserved), filled from the old one by `move`. */
+  private grow(length = this.table.length * 2): void {
     this.old = this.table;
     this.oldMask = this.mask;
-    this.table = new Uint32Array(this.table.length * 2);
+    this.table = new Uint32Array(length);
     this.mask = this.table.length - 1;
     this.idBits = 31 - Math.clz32(this.table.length);
     this.moved = 0;
@@ -274,9 +296,10 @@ export class StringIndex {
 
   /**
    * Moves the strings of up to `n` more slots of the old table into the new one, in slot order: a
-   * string at home goes to its home slot or the one above it in the new table (the old index plus
-   * the next bit of its hash, from its tag), so the writes go along two runs of the new table rather
-   * than all over it, and its bytes are not read; any other string is hashed again.
+   * string at home goes to the slot of the same index plus the next bits of its hash (from its tag)
+   * in the new table (twice as large: its own index or the one above), so the writes go along a few
+   * runs of the new table rather than all over it, and its bytes are not read; any other string is
+   * hashed again.
    */
   private move(n: number): void {
     const old = this.old!;
@@ -284,20 +307,26 @@ export class StringIndex {
     const table = this.table;
     const mask = this.mask;
     const oldMask = this.oldMask;
-    const oldBits = 31 - Math.clz32(old.length);
     for (let s = this.moved; s < end; s++) {
       const v = old[s]!;
       if (v === 0) continue;
       const id = (v & oldMask) - 1;
-      // At home, the old slot's bits from oldBits up are the hash's own bits: what `entry` keeps of it.
+      // At home, the old slot's bits above its index's are the hash's own bits: what `entry` keeps of it.
       const h = (v & HOME) !== 0 ? v : this.arena.hashAt(this.offsets[id]!, this.lengthOf(id), this.sharePrefixes ? this.prefixRefs[id]! : 0);
-      const home = (v & HOME) !== 0 ? s | (((v >>> oldBits) & 1) << oldBits) : h & mask;
+      const home = (v & HOME) !== 0 ? s | (v & (mask ^ oldMask)) : h & mask;
       let slot = home;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = this.entry(id, h, slot === home);
     }
     this.moved = end;
-    if (end === old.length) this.old = null;
+    if (end === old.length) {
+      this.old = null;
+      if (this.reserved > 0) {
+        const n = this.reserved;
+        this.reserved = 0;
+        this.reserve(n);
+      }
+    }
   }
 
   /** A slot's value for string `id` of hash `h`: HOME when at home, the hash's bits from idBits to 30, id + 1. */

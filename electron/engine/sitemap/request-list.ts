@@ -154,6 +154,10 @@ export class SitemapRequestList {
   /** The URL of the sitemap that listed `peeked`. */
   private peekedFrom = '';
   private processed = 0;
+  /** Sitemaps read to their end (whatever they held), those that listed URLs, and the URLs they listed. */
+  private sitemapsRead = 0;
+  private urlSitemapsRead = 0;
+  private urlsInSitemapsRead = 0;
   private limitReached = false;
   private lock: Promise<unknown> = Promise.resolve();
 
@@ -269,6 +273,23 @@ export class SitemapRequestList {
   }
 
   /** URL entries handed out. */
+  /** Sitemaps read to their end so far: the estimate below changes when this does. */
+  readCount(): number {
+    return this.sitemapsRead;
+  }
+
+  /**
+   * How many more URL entries the sitemaps waiting to be read are likely to list: as many each as the
+   * sitemaps read so far listed on average (0 until one has listed URLs). Generators fill sitemaps to
+   * the same size, so after the first of an index's children this is near the truth; it is a guess
+   * to size structures by, never a limit.
+   */
+  expectedUrls(): number {
+    if (this.urlSitemapsRead === 0) return 0;
+    const waiting = this.front.length + this.queue.length - this.queueHead;
+    return Math.round((waiting * this.urlsInSitemapsRead) / this.urlSitemapsRead);
+  }
+
   processedCount(): number {
     return this.processed;
   }
@@ -595,6 +616,11 @@ export class SitemapRequestList {
     node.urlCount = summary.urlCount;
     node.childCount = summary.childCount;
     node.bytes = r.response.wireBytes();
+    this.sitemapsRead++;
+    if (summary.urlCount > 0) {
+      this.urlSitemapsRead++;
+      this.urlsInSitemapsRead += summary.urlCount;
+    }
     if (summary.fatal) {
       // Entries read before the fatal problem were handed out and stay. The parser yields the
       // fatal problem as an item too: record it once.
