@@ -34,8 +34,12 @@ export function parseWorkerUrl(base: string = import.meta.url): URL {
   return new URL(`./parse-worker${ext}`, base);
 }
 
-/** Heap limits of the worker: it holds one sitemap's parse state and a few batches. */
-const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 256 };
+/**
+ * Heap limits of the worker: it holds one sitemap's parse state and a few batches. A young generation
+ * of 4 MB rather than 1 halves its minor collections (1,345 → 667 at 1M URLs, their pauses 225 → 130
+ * ms): +3.4% URLs/s in interleaved runs once the frontier stopped being the slower side, for ~2 MB.
+ */
+const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
 
 /** Batches taken in a row before the consumer lets the event loop turn (a batch is a few ms of work). */
 const YIELD_EVERY = 2;
