@@ -392,6 +392,24 @@ test('WireWriter: long strings (copied natively when plain ASCII) spell the same
   }
 });
 
+test('WireWriter: images are written as JSON.stringify writes them, whatever their shape', () => {
+  const loc = 'http://127.0.0.1/p';
+  const shapes: unknown[][] = [
+    [{ loc: 'http://127.0.0.1/i.jpg' }],
+    [{ loc: 'http://127.0.0.1/i.jpg', title: 'T', caption: undefined, license: 'http://127.0.0.1/l' }],
+    [{ loc: 'http://127.0.0.1/a.jpg', title: 'A "quoted" \\ title ✓' }, { geoLocation: 'Paris', loc: 'http://127.0.0.1/b.jpg' }],
+    [{ 'k"ey': 'v', 2: 'two', 1: 'one' }],
+    [{ loc: 'http://127.0.0.1/i.jpg', width: 100 }], // not all strings: JSON.stringify's
+    [Object.assign(Object.create(null) as object, { loc: 'x' })],
+    [{ loc: 'x', nested: { a: 'b' } }],
+  ];
+  for (const images of shapes) {
+    const entry = { loc, images } as unknown as SitemapUrlEntry;
+    assert.equal(wireItem({ kind: 'url', entry }), '[1,' + entryText(entry) + ']', JSON.stringify(images));
+    assert.deepEqual(JSON.parse(wireItem({ kind: 'url', entry }))[5].i, JSON.parse(JSON.stringify(images)));
+  }
+});
+
 test('WireWriter cuts batches from the front: ends, ASCII flag and the items left over', () => {
   const entry = (i: number): SitemapUrlEntry =>
     i % 3 === 1
