@@ -110,6 +110,18 @@ test('a declared non-UTF-8 encoding is decoded as declared and reported', () => 
   assert.deepEqual(p.codes, ['ENCODING_NOT_UTF8']);
 });
 
+test('UTF-16 documents (BOM first) are decoded as such in any chunking, never read as single bytes', () => {
+  const text = '\ufeff' + urlset(urls(3) + '<url><loc>http://h.test/caf\u00e9/\u65e5</loc></url>');
+  const le = Buffer.from(text, 'utf16le');
+  const be = Buffer.from(le).swap16();
+  const want = ['http://h.test/p0', 'http://h.test/p1', 'http://h.test/p2', 'http://h.test/caf\u00e9/\u65e5'];
+  for (const doc of [le, be]) {
+    assert.deepEqual(parse(doc).locs, want);
+    // Chunks after the first hold byte pairs such as "<\0": all ASCII bytes, but not ASCII text.
+    for (const size of [2, 7, 64]) assert.deepEqual(parse(doc, { chunks: [200, size] }).locs, want, `chunks of ${size}`);
+  }
+});
+
 // ------------------------------------------------------------ <loc> text
 
 test('<loc> is trimmed of whitespace and line breaks; CDATA and entities are decoded', () => {
@@ -504,6 +516,22 @@ test('chunk boundaries: the same document 1 byte at a time and in random chunks 
   for (const seed of [1, 2, 3, 42, 1234]) {
     assert.deepEqual(parse(RICH, { chunks: randomSizes(seed, 40) }), whole, `seed ${seed}`);
   }
+});
+
+test('chunk boundaries: an all-ASCII chunk after a broken UTF-8 sequence is decoded in order, as TextDecoder would', () => {
+  // ASCII chunks of a UTF-8 document are read as they are (not through TextDecoder) while the decoder
+  // holds no partial character. Here a chunk ends in the lead byte of a sequence that never completes
+  // (0xC3 then "ber"): its U+FFFD must come before the next chunk's text, not after.
+  const head = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url><loc>http://h.test/a</loc><image:image><image:loc>http://h.test/i.jpg</image:loc><image:title>x`);
+  const tail = Buffer.from('ber and more plain text</image:title></image:image></url>\n' + urls(3, 1) + '</urlset>\n');
+  const doc = Buffer.concat([head, Buffer.from([0xc3]), tail]);
+  const whole = parse(doc);
+  assert.equal(whole.urls[0]!.images![0]!.title, 'x\ufffdber and more plain text');
+  // The lone lead byte as a chunk of its own (after the first, which decides the encoding) and as the
+  // end of one, so that the next chunk is all ASCII.
+  assert.deepEqual(parse(doc, { chunks: (i) => (i === 0 ? head.length : i === 1 ? 1 : 64) }), whole);
+  assert.deepEqual(parse(doc, { chunks: (i) => (i === 0 ? 100 : i === 1 ? head.length - 99 : 64) }), whole);
+  for (const seed of [5, 6, 7]) assert.deepEqual(parse(doc, { chunks: randomSizes(seed, 50) }), whole, `seed ${seed}`);
 });
 
 test('chunk boundaries: text sitemaps and fault positions do not depend on chunking either', () => {

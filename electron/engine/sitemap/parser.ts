@@ -3,6 +3,7 @@
  * BOM, tells XML from a text sitemap by the first character, and enforces the size limits.
  * streamSitemap (stream.ts) drives it from a byte stream; the benchmark drives it directly.
  */
+import { isAscii } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import type { SitemapItem, SitemapLimits, SitemapSummary } from '../types.js';
 import { PROTOCOL_MAX_BYTES, resolveLimits } from './limits.js';
@@ -61,6 +62,9 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
   let head: Buffer[] = [];
   let headBytes = 0;
   let decoder: TextDecoder | undefined;
+  /** The decoder is UTF-8, and holds no partial character (see decode). */
+  let utf8 = false;
+  let clean = false;
   let xml: XmlReader | undefined;
   let text: TextSitemapReader | undefined;
   let bytes = 0;
@@ -105,6 +109,19 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
       }
     }
     decoder = new TextDecoder(encoding);
+    utf8 = encoding === 'utf-8';
+  }
+
+  /**
+   * The text of the next chunk of the body. While the decoder holds no partial character, an all-ASCII
+   * chunk of a UTF-8 document is its own text byte for byte: read as Latin-1 after a vectorised check
+   * (3.5 µs a 64 KB chunk instead of 34 through TextDecoder: 250 MB of sitemaps at a million URLs).
+   */
+  function decode(chunk: Uint8Array): string {
+    if (utf8 && clean && isAscii(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');
+    // A multi-byte UTF-8 sequence is all bytes from 0x80: after an ASCII byte, none is pending.
+    clean = chunk.byteLength > 0 && chunk[chunk.byteLength - 1]! < 0x80;
+    return decoder!.decode(chunk, { stream: true });
   }
 
   function route(s: string): void {
@@ -150,9 +167,10 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
       head = [];
       chooseDecoder(all);
       if (decoder !== undefined) route(decoder.decode(all, { stream: true }));
+      clean = all.byteLength > 0 && all[all.byteLength - 1]! < 0x80;
       return;
     }
-    if (decoder !== undefined) route(decoder.decode(chunk, { stream: true }));
+    if (decoder !== undefined) route(decode(chunk));
   }
 
   return {
