@@ -8,7 +8,7 @@ import type { SitemapRequestList } from './sitemap/request-list.js';
 import type { AddRequestResult, Request, RequestInit } from './types.js';
 import { tryUniqueKey } from './url.js';
 
-/** The frontier is readied for at most this many times the URLs it holds more (see reserve). */
+/** The frontier is readied ahead for at most this many times the URLs it holds (see reserve). */
 const RESERVE_AHEAD = 16;
 /** The URLs held count as at least this many there (a first sitemap of a few URLs says little). */
 const RESERVE_MIN = 10_000;

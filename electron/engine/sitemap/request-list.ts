@@ -272,7 +272,6 @@ export class SitemapRequestList {
     return this.isFinished();
   }
 
-  /** URL entries handed out. */
   /** Sitemaps read to their end so far: the estimate below changes when this does. */
   readCount(): number {
     return this.sitemapsRead;
@@ -290,6 +289,7 @@ export class SitemapRequestList {
     return Math.round((waiting * this.urlsInSitemapsRead) / this.urlSitemapsRead);
   }
 
+  /** URL entries handed out. */
   processedCount(): number {
     return this.processed;
   }

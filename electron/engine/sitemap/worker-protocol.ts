@@ -145,9 +145,10 @@ export class WireWriter {
     return new Uint8Array(new ArrayBuffer(Math.max(MIN_OUT, length + (length >>> 2))), 0, length);
   }
 
+  /** A URL item's row; `plainLoc`: the loc is its own key by the fast path (plain ASCII, see item). */
   private urlRow(entry: SitemapUrlEntry, key: string | null, plainLoc: boolean): void {
     const loc = entry.loc;
-    if (plainLoc && key === loc) {
+    if (plainLoc) {
       // The usual row's start, `[1,"loc"`, in one step.
       const n = loc.length;
       this.room(n + 5);
@@ -167,8 +168,7 @@ export class WireWriter {
       else if (key === loc) this.byte(49); // 1
       else this.string(key);
       this.byte(44);
-      if (plainLoc) this.plain(loc);
-      else this.string(loc);
+      this.string(loc);
     }
     const lastmod = entry.lastmod;
     const changefreq = entry.changefreq;
