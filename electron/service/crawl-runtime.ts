@@ -27,6 +27,7 @@ import path from 'node:path';
 import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
 import type { CrawlerOptions } from '../engine/crawler.js';
 import type { SitemapRequestListState } from '../engine/sitemap/request-list.js';
+import { entryLastmodMs } from '../engine/sitemap/entry-facts.js';
 import { tryUniqueKey } from '../engine/url.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
 import { createAudit, findingDefinition } from './crawl-audit.js';
@@ -522,7 +523,7 @@ export class CrawlRuntime {
         json !== undefined && admitFits(req.url, req.uniqueKey, req.label, req.userData, json)
           ? w.appendRecord(REC_ADMIT, req.id, admitSource(req.source, listed), req.depth, from, json)
           : w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
-      this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
+      this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
       if (this.data.auditLive) this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');
     },
@@ -542,7 +543,7 @@ export class CrawlRuntime {
       const entry = d.source === 'sitemap' ? init.sitemapEntry : undefined;
       const off = this.writer!.append(encodeDup(id, d.source, from, entry));
       this.data.store.duplicate();
-      if (ref >= 0) this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod);
+      if (ref >= 0) this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
       if (this.data.auditLive) this.data.audit.discovered(id, d, entry);
       this.noted(d.source === 'sitemap' || d.source === 'start');
     },

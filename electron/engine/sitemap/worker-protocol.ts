@@ -11,6 +11,7 @@
 import type { SitemapImage, SitemapUrlEntry } from '../../../shared/model.js';
 import { PLAIN_JSON, priorityText } from '../json-text.js';
 import { decodeEntry, entryExtra } from './entry-codec.js';
+import { giveLastmodMs, lastmodFact } from './entry-facts.js';
 import type { SitemapItem, SitemapSummary } from '../types.js';
 import { isFastPathCanonical, tryUniqueKey } from '../url.js';
 import type { StreamSitemapOptions } from './stream.js';
@@ -37,9 +38,10 @@ export type FromWorker =
   /**
    * One batch of SitemapItems, as JSON in UTF-8 (`ascii` when it is all ASCII): URL items as rows
    * (UrlRow) with their uniqueKey, others as they are; `ends[i]` is the offset just past item i in
-   * the decoded text (WireWriter.take, wireText).
+   * the decoded text (WireWriter.take, wireText), `lastmods[i]` item i's lastmod read (entry-facts.ts;
+   * NaN for none). The two are views of one buffer: one transfer (each costs as much as the message).
    */
-  | { t: 'items'; id: number; bytes: Uint8Array; ascii: boolean; ends: Int32Array }
+  | { t: 'items'; id: number; bytes: Uint8Array; ascii: boolean; ends: Int32Array; lastmods: Float64Array }
   /**
    * A body chunk's memory the worker has finished with, given back (transferred): freed by this
    * thread's next minor collection, where in the worker it waited for a full one (+10 MB RSS at 1M
@@ -64,7 +66,8 @@ export type UrlRow = [string | 0 | 1, string, ...unknown[]];
  * cuts the first n held items as a batch's bytes, `[item,item,…]`, with each item's end.
  */
 export class WireWriter {
-  private buf = Buffer.allocUnsafe(1 << 16);
+  /** 256 KB: a batch of usual rows and the items left over fit without growing it (see take). */
+  private buf = Buffer.allocUnsafe(1 << 18);
   /** Bytes held (items, each followed by its comma). */
   private pos = 0;
   /** UTF-16 units of the text those bytes spell. */
@@ -72,6 +75,11 @@ export class WireWriter {
   /** Per held item: its end (before its comma) in bytes and in UTF-16 units from the buffer's start. */
   private byteEnds: number[] = [];
   private unitEnds: number[] = [];
+  /**
+   * Per held item: its lastmod's instant (entry-facts.ts lastmodFact; NaN for none). Typed: a plain
+   * array of them changed its elements' kind as NaN and large instants came (3 deoptimizations of item).
+   */
+  private lastmods = new Float64Array(512);
 
   /** Items held. */
   get size(): number {
@@ -85,8 +93,11 @@ export class WireWriter {
       // A loc on the fast path is its own key, and plain ASCII: copied as it is.
       if (isFastPathCanonical(loc)) this.urlRow(item.entry, loc, true);
       else this.urlRow(item.entry, tryUniqueKey(loc), false);
+      this.lastmod(lastmodFact(item.entry));
+    } else {
+      this.raw(JSON.stringify(item));
+      this.lastmod(NaN);
     }
-    else this.raw(JSON.stringify(item));
     this.byteEnds.push(this.pos);
     this.unitEnds.push(this.units);
     this.byte(44); // ,
@@ -94,9 +105,10 @@ export class WireWriter {
 
   /**
    * The first `n` held items as the `items` message's bytes (`[…]`, UTF-8), ends (in UTF-16 units of
-   * the decoded text, just past each item) and whether the text is all ASCII; the rest stay held.
+   * the decoded text, just past each item), lastmods (a view of the ends' buffer) and whether the text
+   * is all ASCII; the rest stay held.
    */
-  take(n: number): { bytes: Uint8Array; ends: Int32Array; ascii: boolean } {
+  take(n: number): { bytes: Uint8Array; ends: Int32Array; lastmods: Float64Array; ascii: boolean } {
     if (n < 1 || n > this.byteEnds.length) throw new RangeError(`WireWriter.take(${n}) with ${this.byteEnds.length} items held`);
     const byteEnd = this.byteEnds[n - 1]!;
     const unitEnd = this.unitEnds[n - 1]!;
@@ -104,8 +116,12 @@ export class WireWriter {
     bytes[0] = 91; // [
     bytes.set(this.buf.subarray(0, byteEnd), 1);
     bytes[byteEnd + 1] = 93; // ]
-    const ends = new Int32Array(n);
+    const lastmodsAt = (n * 4 + 7) & ~7; // 8-byte aligned, after the ends
+    const meta = new ArrayBuffer(lastmodsAt + n * 8);
+    const ends = new Int32Array(meta, 0, n);
+    const lastmods = new Float64Array(meta, lastmodsAt, n);
     for (let i = 0; i < n; i++) ends[i] = this.unitEnds[i]! + 1;
+    lastmods.set(this.lastmods.subarray(0, n));
     const ascii = byteEnd === unitEnd;
     if (n === this.byteEnds.length) {
       this.pos = 0;
@@ -119,10 +135,31 @@ export class WireWriter {
       this.buf.copyWithin(0, byteCut, this.pos);
       this.pos -= byteCut;
       this.units -= unitCut;
-      this.byteEnds = this.byteEnds.slice(n).map((e) => e - byteCut);
-      this.unitEnds = this.unitEnds.slice(n).map((e) => e - unitCut);
+      // In place: arrays made by slice and map are of another kind (holey), and a field that changes
+      // kind sent every method of the writer back to unoptimized code once (benchmark, --trace-deopt).
+      const rest = this.byteEnds.length - n;
+      const byteEnds = this.byteEnds;
+      const unitEnds = this.unitEnds;
+      for (let i = 0; i < rest; i++) {
+        byteEnds[i] = byteEnds[i + n]! - byteCut;
+        unitEnds[i] = unitEnds[i + n]! - unitCut;
+      }
+      byteEnds.length = rest;
+      unitEnds.length = rest;
+      this.lastmods.copyWithin(0, n, n + rest);
     }
-    return { bytes, ends, ascii };
+    return { bytes, ends, lastmods, ascii };
+  }
+
+  /** Holds the lastmod instant of the item being appended (the held items' count is its index). */
+  private lastmod(ms: number): void {
+    const i = this.byteEnds.length;
+    if (i === this.lastmods.length) {
+      const bigger = new Float64Array(i * 2);
+      bigger.set(this.lastmods);
+      this.lastmods = bigger;
+    }
+    this.lastmods[i] = ms;
   }
 
   /**
@@ -385,17 +422,20 @@ export function wireText(bytes: Uint8Array, ascii: boolean): string {
 
 /**
  * Main side: the items of a batch. A URL item whose key is its loc also gets its entry's JSON
- * (`"loc",lastmod,…`: RequestInit.sitemapEntryJson), cut from the batch's text by the ends.
+ * (`"loc",lastmod,…`: RequestInit.sitemapEntryJson), cut from the batch's text by the ends; an entry
+ * with a lastmod gets the worker's reading of it from `lastmods` (entry-facts.ts).
  */
-export function fromWire(json: string, ends?: Int32Array): SitemapItem[] {
+export function fromWire(json: string, ends?: Int32Array, lastmods?: Float64Array): SitemapItem[] {
   const items = JSON.parse(json) as (UrlRow | SitemapItem)[];
   const cut = ends !== undefined && ends.length === items.length;
+  const read = lastmods !== undefined && lastmods.length === items.length;
   for (let i = 0; i < items.length; i++) {
     const row = items[i]!;
     if (!Array.isArray(row)) continue;
     const k = row[0];
     const loc = row[1];
     const entry = decodeEntry(row, 2, loc);
+    if (read && entry.lastmod !== undefined) giveLastmodMs(entry, lastmods[i]!);
     if (k === 1) {
       const item: SitemapItem = { kind: 'url', entry, uniqueKey: loc };
       // `[1,` then the entry, then `]`.

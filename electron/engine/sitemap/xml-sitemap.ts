@@ -5,7 +5,7 @@
  */
 import type { HreflangAlternate, SitemapImage, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../shared/model.js';
 import { resolveUrl } from '../url.js';
-import { isW3cDatetime, rfc822ToIso } from './datetime.js';
+import { isW3cDatetime, rfc822ToIso, w3cDatetimeMs } from './datetime.js';
 import { MAX_FIELD_CHARS } from './limits.js';
 import { clip, type ItemSink } from './sink.js';
 import { SimpleUrlMatcher } from './simple-url.js';
@@ -462,7 +462,8 @@ export class SitemapXmlHandler implements ElementHandler {
     if (loc === null) return;
     const entry: SitemapUrlEntry = { loc };
     if (this.lastmod !== undefined) {
-      if (isW3cDatetime(this.lastmod)) entry.lastmod = this.lastmod;
+      // Read, not only checked: the parse worker hands its instant on (entry-facts.ts), from this read.
+      if (!Number.isNaN(w3cDatetimeMs(this.lastmod))) entry.lastmod = this.lastmod;
       else this.invalidLastmod(loc, this.lastmod, entry);
     }
     if (this.changefreq !== undefined) {

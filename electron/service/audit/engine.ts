@@ -18,8 +18,9 @@ import { parseRobotsDirectives } from '../../engine/links.js';
 import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
-import { lastmodVerdict, SiteVariants } from './entry-checks.js';
+import { lastmodVerdictAt, SiteVariants } from './entry-checks.js';
 import { hashKey } from './key-hash.js';
+import { entryLastmodMs } from '../../engine/sitemap/entry-facts.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { isValidHreflang } from './hreflang-codes.js';
 import { nodeFindingMask } from './sitemap-checks.js';
@@ -440,7 +441,7 @@ export class AuditEngine {
       }
     }
     if (entry?.lastmod !== undefined) {
-      const v = lastmodVerdict(entry.lastmod, this.now());
+      const v = lastmodVerdictAt(entryLastmodMs(entry), this.now());
       if (v !== 'ok') {
         this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
         if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', 1);
