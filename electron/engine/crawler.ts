@@ -27,7 +27,8 @@ import { RequestQueueWithSitemap } from './queue-with-sitemap.js';
 import { fetchRobotsTxt, robotsFromCheckpoint } from './robots-fetch.js';
 import { extractPageInfo, parseRobotsDirectives } from './links.js';
 import { decodeBody } from './charset.js';
-import { inScope, originOf, robotsUrlFor, toUniqueKey, hostOf } from './url.js';
+import { originOf, robotsUrlFor, toUniqueKey, hostOf } from './url.js';
+import { inScope } from './scope.js';
 import { classifyBody, readBody } from './response-kind.js';
 import { UrlFilter } from './url-filter.js';
 

@@ -5,10 +5,8 @@
  * slash, path case) and folds only what is the same resource by definition (scheme/host case,
  * default port, fragment, dot segments, percent-encoding spelling).
  */
-import { getDomain } from 'tldts';
 import { hasPrefix } from './prefix.js';
 import { EngineError } from './types.js';
-import type { ScopeMode } from '../../shared/model.js';
 
 // ---------------------------------------------------------------- uniqueKey
 
@@ -240,38 +238,6 @@ export function robotsUrlFor(url: string): string {
 }
 
 // ---------------------------------------------------------------- scope
-
-/**
- * The registrable domain ("eTLD+1") of a host: `shop.example.co.uk` → `example.co.uk`.
- * Private suffixes count (`alice.github.io` stays `alice.github.io`), since each is its own site.
- * IP addresses, `localhost` and hosts without a public suffix return the host itself.
- */
-export function registrableDomain(host: string): string {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return getDomain(h, { allowPrivateDomains: true }) ?? h;
-}
-
-/**
- * Whether a URL is within the crawl's scope.
- * - 'host': same host name (scheme and port may differ, so http→https moves stay in scope);
- *   `www.example.com` and `example.com` are different hosts: choose 'domain' to cover both.
- * - 'domain': same registrable domain (any subdomain).
- * - 'any': every http(s) URL.
- * A URL that is not http(s) is never in scope. Throws INVALID_URL when startUrl is invalid.
- */
-export function inScope(url: string, startUrl: string, mode: ScopeMode): boolean {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-  if (mode === 'any') return true;
-  const start = parseHttp(startUrl);
-  if (mode === 'host') return u.hostname === start.hostname;
-  return registrableDomain(u.hostname) === registrableDomain(start.hostname);
-}
 
 /** Memo of the last sitemap's scope prefix: entries are checked in long runs against one sitemap. */
 let lastSitemap: { url: string; origin: string; dir: string } | null = null;

@@ -113,6 +113,22 @@ test('the worker file sits beside the module in the sources and beside the bundl
   assert.equal(parseWorkerUrl('file:///tmp/bench/run.mjs').pathname, '/tmp/bench/parse-worker.mjs');
 });
 
+test('the worker loads only what parsing needs: not the public-suffix list (the crawl\'s scope, scope.ts)', async () => {
+  const { build } = await import('esbuild');
+  const r = await build({
+    entryPoints: [fileURLToPath(new URL('../../electron/engine/sitemap/parse-worker.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = Object.keys(r.metafile.inputs);
+  assert.ok(inputs.some((f) => f.endsWith('electron/engine/url.ts')), 'the worker works out uniqueKeys');
+  assert.deepEqual(inputs.filter((f) => f.includes('tldts') || f.endsWith('engine/scope.ts')), []);
+});
+
 test('every conformance sitemap gives the same items and summary in the worker as on this thread', async () => {
   const files = readdirSync(CONFORMANCE).filter((f) => !f.startsWith('.'));
   assert.ok(files.length >= 8);

@@ -2,11 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   hostOf,
-  inScope,
   inSitemapScope,
   isHttpUrl,
   originOf,
-  registrableDomain,
   resolveUrl,
   robotsUrlFor,
   toUniqueKey,
@@ -14,6 +12,7 @@ import {
   tryUniqueKey,
 } from '../../electron/engine/url.js';
 import { EngineError } from '../../electron/engine/types.js';
+import { inScope, registrableDomain } from '../../electron/engine/scope.js';
 
 test('toUniqueKey folds scheme/host case, default port, fragment and dot segments', () => {
   assert.equal(toUniqueKey('HTTP://Example.COM:80/a/./b/../c#x'), 'http://example.com/a/c');
