@@ -1,9 +1,9 @@
 /**
  * The instant of a sitemap entry's lastmod, as the parse worker read it while checking it: the
  * frontier's thread (the URL table's lastmod column, the audit's future-date check) would otherwise
- * read every lastmod again, and it is the slower of the two threads at a million URLs (README, "Where
- * the time goes"). The worker sends one number per item of a batch beside the batch's text; fromWire
- * gives it to the entry.
+ * read every lastmod again, the same work twice, on the busier of the two threads (README, "Where the
+ * 0.6 share stands"). The worker sends one number per item of a batch beside the batch's text;
+ * fromWire gives it to the entry.
  *
  * It travels with the entry object under a symbol (JSON and structured clones leave it out). Entries
  * parsed on the engine's thread, or read back from the journal, have none: entryLastmodMs then reads
