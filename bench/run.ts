@@ -25,6 +25,7 @@ import type { ReopenConfig, ReopenMessage } from './reopen.js';
 import type { SiteCounts, SiteHit, SiteReady, SiteServerConfig } from './site-server.js';
 import { parsePass, tokenizerPass } from './tokenizer-pass.js';
 import { heapSnapshot, startProfile } from './profiler.js';
+import { threadCpu, threadTimes, type ThreadCpu } from './threads.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The compiled siblings (launch.mjs bundles them next to this file). */
@@ -141,6 +142,8 @@ interface IngestResult {
   problems: string[];
   /** CPU time of the whole process (main thread, zlib's threads, GC) during the ingest. */
   cpuMs: number;
+  /** The same per thread (Linux), or null. */
+  threads: ThreadCpu | null;
   /** process.memoryUsage() before the ingest, at N/10 URLs and at N URLs. */
   memory: Record<'start' | 'tenth' | 'n', Record<string, number>>;
 }
@@ -165,6 +168,7 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
   let memoryAtTenth: Record<string, number> | null = null;
   const tenth = Math.round(args.urls / 10);
   const stopProfile = await startProfile(args.profile, 'ingest');
+  const threads0 = threadTimes();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   eld.enable();
@@ -188,6 +192,7 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
   });
   eld.disable();
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpu(threads0, threadTimes());
   const memoryAtN = memoryMB();
   await stopProfile();
   heapSnapshot(args.profile, 'ingest-at-n');
@@ -210,6 +215,7 @@ async function ingest(args: BenchArgs, stateDir: string, origin: string): Promis
     status: paused.status,
     problems,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    threads,
     memory: { start: memoryAtStart, tenth: memoryAtTenth ?? {}, n: memoryAtN },
   };
 }
@@ -328,6 +334,15 @@ async function main(): Promise<void> {
     log(args, 'ingest …');
     const ing = await ingest(args, ingestDir, ready.sitemapOrigin);
     log(args, `ingest: ${ing.urls.toLocaleString('en-US')} URLs in ${(ing.ms / 1000).toFixed(2)} s, paused in ${ing.pauseMs.toFixed(0)} ms`);
+    const th = ing.threads;
+    const s = (ms: number) => (ms / 1000).toFixed(2);
+    if (th) {
+      log(
+        args,
+        `ingest CPU ${s(ing.cpuMs)} s: engine thread ${s(th.engineMs)} s (${s(th.engineSystemMs)} s in the kernel), ` +
+          `${args.parseOnMain ? 'busiest other thread' : 'parse worker'} ${s(th.busiestOtherMs)} s, other threads ${s(th.restMs)} s`,
+      );
+    }
 
     const tok = args.phases.has('tokenizer') ? await phase(args, 'bare tokenizer pass', () => tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path))) : null;
     if (tok) log(args, `tokenizer: ${(tok.bytes / MB).toFixed(0)} MB in ${(tok.ms / 1000).toFixed(2)} s`);
@@ -386,6 +401,7 @@ async function main(): Promise<void> {
           gzipBytes: gz,
           ingestMs: round(ing.ms),
           ingestCpuMs: round(ing.cpuMs),
+          ...(ing.threads ? { ingestThreadsCpuMs: Object.fromEntries(Object.entries(ing.threads).map(([k, v]) => [k, round(v)])) } : {}),
           memoryMB: ing.memory,
           loadAverage: os.loadavg().map(round),
           urlsAtPause: ing.urls,

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { FIGURE_KEYS } from '../bench/report.js';
 import { parseBenchArgs } from '../bench/args.js';
+import { threadCpu, threadTimes, type ThreadTimes } from '../bench/threads.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -64,6 +65,35 @@ describe('npm run bench', () => {
     assert.equal(d.pagesFetched, 500);
     assert.equal(d.pagesServed, 500);
     assert.equal(d.pageCrawlStatus, 'finished');
+
+    // Where /proc is (Linux, as in CI), the ingest's CPU per thread, adding up to the process's.
+    if (threadTimes() !== null) {
+      const t = d.ingestThreadsCpuMs as unknown as Record<string, number>;
+      assert.ok(t && t.engineMs! > 0 && t.busiestOtherMs! > 0 && t.engineSystemMs! >= 0 && t.restMs! >= 0, JSON.stringify(t));
+      const sum = t.engineMs! + t.busiestOtherMs! + t.restMs!;
+      const cpu = d.ingestCpuMs as number;
+      // /proc counts in 10 ms ticks per thread: within 15% or 150 ms of process.cpuUsage().
+      assert.ok(Math.abs(sum - cpu) <= Math.max(150, 0.15 * cpu), `threads ${sum} ms, process ${cpu} ms`);
+    }
+  });
+
+  it('splits CPU between two readings: the main thread, the busiest other, the rest; threads started in between count from 0', () => {
+    const reading = (rows: [string, number, number][]): ThreadTimes => new Map(rows.map(([tid, user, system]) => [tid, { user, system }]));
+    const before = reading([
+      ['100', 1000, 100],
+      ['101', 50, 0],
+      ['102', 500, 10],
+    ]);
+    const after = reading([
+      ['100', 3500, 400],
+      ['101', 80, 10],
+      ['102', 2600, 60],
+      ['103', 200, 5], // started during the ingest
+    ]);
+    assert.deepEqual(threadCpu(before, after, '100'), { engineMs: 2800, engineSystemMs: 300, busiestOtherMs: 2150, restMs: 245 });
+    assert.equal(threadCpu(null, after, '100'), null);
+    const now = threadTimes();
+    if (now !== null) assert.ok(now.has(String(process.pid)), 'the main thread is listed under the process id');
   });
 
   it('refuses bad options with the usage line', () => {
