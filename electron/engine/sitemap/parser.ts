@@ -166,8 +166,8 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
       const all = Buffer.concat(head);
       head = [];
       chooseDecoder(all);
-      if (decoder !== undefined) route(decoder.decode(all, { stream: true }));
-      clean = all.byteLength > 0 && all[all.byteLength - 1]! < 0x80;
+      // The first text always goes through the decoder (nothing is clean yet: a BOM is dropped there).
+      if (decoder !== undefined) route(decode(all));
       return;
     }
     if (decoder !== undefined) route(decode(chunk));
