@@ -38,6 +38,8 @@ export class RequestQueueWithSitemap {
   private nInvalid = 0;
   /** The list's readCount() when the frontier was last readied for what is to come. */
   private sitemapsSeen = 0;
+  /** The uniqueKeys of the batch being admitted (scratch, reused). */
+  private readonly keys: (string | undefined)[] = [];
 
   constructor(opts: RequestQueueWithSitemapOptions) {
     this.queue = opts.queue;
@@ -105,6 +107,9 @@ export class RequestQueueWithSitemap {
       const inits = await this.list.fetchNextBatch(room);
       if (inits.length === 0) return;
       moved += inits.length;
+      const keys = this.keys;
+      for (let i = 0; i < inits.length; i++) keys[i] = inits[i]!.uniqueKey;
+      this.queue.prepareKeys(keys, inits.length);
       for (const init of inits) this.admit(init);
     }
   }

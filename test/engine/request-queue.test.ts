@@ -354,8 +354,67 @@ test('compact: StringIndex interns, finds and survives rehashing; ring works at 
       assert.equal(arena.read(arena.stagedOffset, arena.stagedLength), rest, text);
       arena.stage(rest);
       assert.equal(arena.hashStaged(seed), h, text);
+      // hashOf: the same hash without staging, for ASCII text (-1 otherwise); stageAscii: its bytes.
+      const ascii = !/[^\x00-\x7f]/.test(rest);
+      assert.equal(arena.hashOf(text, from, seed), ascii ? h : -1, text);
+      if (ascii) {
+        arena.stageAscii(text, from);
+        assert.equal(arena.stagedLength, rest.length, text);
+        assert.equal(arena.hashStaged(seed), h, text);
+        arena.commit();
+        assert.equal(arena.read(arena.stagedOffset, arena.stagedLength), rest, text);
+      }
     }
   }
+});
+
+test('compact: StringIndex.prepare readies a batch: the same ids, and every string found again unprepared', () => {
+  // Two indexes take the same strings; one is told each batch ahead (prepare), with what a real batch
+  // holds: keys repeated within it and from earlier batches, keys it then skips (filtered out) or takes
+  // out of turn, no key (undefined), new directories (no prefix yet when prepared), non-ASCII text,
+  // non-URLs, and batches over PREPARE_MAX, through the table's growths and a reservation.
+  const key = (i: number): string => {
+    if (i % 97 === 5) return `https://shop.example/c${i % 3}/café-${i}`;
+    if (i % 89 === 7) return `not a url ${i}`;
+    return `https://shop.example/c${i % 13}/${i % 500 === 0 ? `d${i}/` : ''}p-${i}${i % 7 === 0 ? '?v=1' : ''}`;
+  };
+  const plain = new StringIndex({ sharePrefixes: true });
+  const ready = new StringIndex({ sharePrefixes: true });
+  let next = 0;
+  let batchNo = 0;
+  while (next < 120_000) {
+    const size = batchNo % 10 === 3 ? 1500 : 1 + ((batchNo * 37) % 300);
+    const batch: (string | undefined)[] = [];
+    for (let j = 0; j < size; j++) {
+      const r = (next * 31 + j) % 50;
+      if (r === 0) batch.push(undefined);
+      else if (r === 1 && next > 0) batch.push(key((next * 7) % next)); // seen before
+      else if (r === 2 && batch.length > 0) batch.push(batch[batch.length - 1]); // twice in a row
+      else batch.push(key(next++));
+    }
+    if (batchNo === 40) {
+      plain.reserve(200_000);
+      ready.reserve(200_000);
+    }
+    ready.prepare(batch, batch.length);
+    const order = batch.map((_, j) => j);
+    if (batchNo % 5 === 1 && order.length > 3) [order[1], order[2]] = [order[2]!, order[1]!]; // out of turn
+    for (const j of order) {
+      const s = batch[j];
+      if (s === undefined || (j * 13 + batchNo) % 41 === 0) continue; // skipped after being prepared
+      const id = plain.intern(s);
+      assert.equal(ready.intern(s), id, s);
+      assert.equal(ready.added, plain.added, s);
+    }
+    batchNo++;
+  }
+  assert.equal(ready.size, plain.size);
+  for (let id = 0; id < plain.size; id++) {
+    const s = plain.get(id);
+    assert.equal(ready.get(id), s);
+    assert.equal(ready.find(s), id, s);
+  }
+  for (let i = next; i < next + 1000; i++) assert.equal(ready.find(key(i)), -1);
 });
 
 test('compact: StringIndex tells strings apart by the hash tags in its slots at every table size', () => {

@@ -55,6 +55,30 @@ export class ByteArena {
     return finish(h);
   }
 
+  /**
+   * The hash stageFrom(s, from, seed) returns, worked out without staging; -1 when s has a non-ASCII
+   * character from `from` on (stageFrom then hashes its UTF-8 bytes instead).
+   */
+  hashOf(s: string, from: number, seed: number): number {
+    let h = 0x811c9dc5 ^ Math.imul(seed, 0x9e3779b1);
+    for (let i = from; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return -1;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    return finish(h);
+  }
+
+  /** Stages `s` from index `from` on, which is ASCII (hashOf said so), without hashing it. */
+  stageAscii(s: string, from: number): void {
+    const n = s.length - from;
+    const chunk = this.room(n);
+    const at = this.end - (this.end >>> CHUNK_BITS) * CHUNK;
+    for (let i = 0; i < n; i++) chunk[at + i] = s.charCodeAt(from + i);
+    this.stagedOffset = this.end;
+    this.stagedLength = n;
+  }
+
   /** Keeps the bytes of the last `stage`. */
   commit(): void {
     this.end = this.stagedOffset + this.stagedLength;
