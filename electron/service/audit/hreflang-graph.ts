@@ -9,7 +9,7 @@
  * entries linked to the previous one with their key) find edges by target ("who names B") and runs by
  * source id, a third finds known ids by hash. Ids are kept by hash only for URLs that are named and whose
  * id is known (the alternates that are sources or have a result, the sources others name). About 16–20
- * bytes per edge and per run, plus two fixed 512 KiB hash filters.
+ * bytes per edge and per run, plus a fixed 1 MiB hash filter.
  *
  * Contract: a source has an id; `targetId` (or `idOf`) knows the id of every URL that was listed with
  * alternates (that is how a named URL is known to be a source); `bind` is called on every result.
@@ -25,11 +25,14 @@ export interface HreflangVerdict {
 }
 
 /**
- * Bits of the two hash filters (512 KiB each): at 2²² bits, half a million hashes set one bit in
- * nine, so eight lookups in nine of something never set skip their probe.
+ * Entries of the hash filter (two bits each, 1 MiB): at 2²² entries, half a million hashes set a bit
+ * in one entry in nine, so eight lookups in nine of something never set skip their probe.
  */
 const FILTER_BITS = 22;
 const FILTER_MASK = (1 << FILTER_BITS) - 1;
+/** A filter entry's bits: some source names the hash; the hash is a source's, or has a result. */
+const NAMED = 1;
+const WANTED = 2;
 
 /** An index's table is rebuilt twice as large past this load. */
 const INDEX_LOAD = 0.8;
@@ -134,13 +137,14 @@ export class HreflangGraph {
   private readonly byHash = new MultiIndex((n) => this.idHash[n]!);
 
   /**
-   * Filters by hash, exact when they say no: `named` has the hashes of every target, `wanted` those of
-   * every source and every URL with a result (`bind`). A probe of a 4–8 MB table at a million URLs
-   * misses the CPU's caches; the bit is read from 512 KB. The benchmark's hreflang URLs name two
-   * alternates that are never admitted: each skipped a frontier lookup and a probe of the edges.
+   * Two filters by hash, exact when they say no: NAMED has the hashes of every target, WANTED those
+   * of every source and every URL with a result (`bind`). A probe of a 4–8 MB table at a million URLs
+   * misses the CPU's caches; the bit is read from 1 MB. The benchmark's hreflang URLs name two
+   * alternates that are never admitted: each skipped a frontier lookup and a probe of the edges. Both
+   * bits of a hash share a byte: a target's are read together, as are a source's (as two arrays,
+   * each read was a miss of its own in the engine's busy caches).
    */
-  private readonly named = new Uint8Array(1 << (FILTER_BITS - 3));
-  private readonly wanted = new Uint8Array(1 << (FILTER_BITS - 3));
+  private readonly filter = new Uint8Array(1 << (FILTER_BITS - 2));
 
   /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
   constructor(private readonly idOf: (hash: number) => number) {}
@@ -159,7 +163,7 @@ export class HreflangGraph {
       throw new EngineError('INVALID_URL_ID', `The hreflang graph got the source URL id ${sourceId}; a URL listed with alternates has an id from 0.`);
     }
     const affected = [sourceId];
-    setBit(this.wanted, source);
+    setFlag(this.filter, source, WANTED);
     // Named before it was listed: whoever named it will need its id to see its answer.
     if (this.isNamed(source) && this.idOfHash(source) < 0) this.learnId(source, sourceId);
     const own = fresh ? [] : this.bySource.find(sourceId);
@@ -167,7 +171,7 @@ export class HreflangGraph {
       const t = targets[i]!;
       if (t === source || this.runsName(own, t)) continue;
       let tid = this.idOfHash(t);
-      if (tid < 0 && hasBit(this.wanted, t)) {
+      if (tid < 0 && hasFlag(this.filter, t, WANTED)) {
         tid = targetId ? targetId(i) : this.idOf(t);
         if (tid >= 0) this.learnId(t, tid);
       }
@@ -183,7 +187,7 @@ export class HreflangGraph {
    * (`targetId`) only if it has a result, since only a result can make it a bad target.
    */
   bind(hash: number, id: number): void {
-    setBit(this.wanted, hash);
+    setFlag(this.filter, hash, WANTED);
     if (id >= 0 && this.isNamed(hash) && this.idOfHash(hash) < 0) this.learnId(hash, id);
   }
 
@@ -221,7 +225,7 @@ export class HreflangGraph {
   /** Bytes held by the typed arrays. */
   allocatedBytes(): number {
     return [this.edgeTarget, this.runStart, this.runSource, this.idHash, this.idValue]
-      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes() + this.byHash.bytes() + this.named.byteLength + this.wanted.byteLength);
+      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes() + this.byHash.bytes() + this.filter.byteLength);
   }
 
   // ------------------------------------------------------------ edges and runs
@@ -244,15 +248,15 @@ export class HreflangGraph {
     this.edgeTarget = ensureCapacity(this.edgeTarget, e + 1);
     this.edgeTarget[e] = t;
     // Never named before (the filter is exact when it says no): a new key for the index.
-    const known = hasBit(this.named, t);
-    setBit(this.named, t);
+    const known = hasFlag(this.filter, t, NAMED);
+    setFlag(this.filter, t, NAMED);
     this.edges++;
     this.byTarget.add(e, !known);
   }
 
   /** Whether some source names the hash `t` (the filter first). */
   private isNamed(t: number): boolean {
-    return hasBit(this.named, t) && this.byTarget.has(t);
+    return hasFlag(this.filter, t, NAMED) && this.byTarget.has(t);
   }
 
   /** Whether the runs name the hash `t`. */
@@ -308,13 +312,17 @@ function hashSlot(hash: number, mask: number): number {
   return (Math.imul(lo | 0, 0x9e3779b1) ^ Math.imul(hi | 0, 0x85ebca6b)) & mask;
 }
 
-/** A hash's bit in a filter: from its low 32 bits (the two halves of a key hash are independent). */
-function setBit(bits: Uint8Array, hash: number): void {
-  const b = (hash % 0x1_0000_0000) & FILTER_MASK;
-  bits[b >>> 3] |= 1 << (b & 7);
+/**
+ * Sets `flag` (NAMED or WANTED) in a hash's filter entry, chosen by the low bits of the hash (the two
+ * halves of a key hash are independent): `hash & FILTER_MASK` reads them without a division (ToInt32
+ * keeps the low 32 bits of an integer below 2⁵³).
+ */
+function setFlag(filter: Uint8Array, hash: number, flag: number): void {
+  const e = hash & FILTER_MASK;
+  filter[e >>> 2] |= flag << ((e & 3) << 1);
 }
 
-function hasBit(bits: Uint8Array, hash: number): boolean {
-  const b = (hash % 0x1_0000_0000) & FILTER_MASK;
-  return (bits[b >>> 3]! & (1 << (b & 7))) !== 0;
+function hasFlag(filter: Uint8Array, hash: number, flag: number): boolean {
+  const e = hash & FILTER_MASK;
+  return (filter[e >>> 2]! & (flag << ((e & 3) << 1))) !== 0;
 }
