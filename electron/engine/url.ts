@@ -97,8 +97,10 @@ function isCanonicalSpelling(url: string): boolean {
     lastOriginSlash = url.slice(0, pathStart + 1);
   }
   const q = url.indexOf('?', pathStart);
-  const path = q === -1 ? url.slice(pathStart) : url.slice(pathStart, q);
-  if (path.includes('/.') && DOT_SEGMENT.test(path)) return false;
+  // A path with no "/." has no dot segment: found in place, without cutting the path out (a string
+  // made per URL, a million at a time, for the rare path that has one).
+  const dot = url.indexOf('/.', pathStart);
+  if (dot !== -1 && (q === -1 || dot < q) && DOT_SEGMENT.test(q === -1 ? url.slice(pathStart) : url.slice(pathStart, q))) return false;
   if (q === url.length - 1) return false; // empty query: dropped by the full path
   return true;
 }
