@@ -351,6 +351,38 @@ test('lastmod: an entry read by the parse worker is judged by that reading (the 
   assert.deepEqual(e.urlsOf('SITEMAP_INVALID_LASTMOD'), ids(s, [u('/r3')]));
 });
 
+test('lastmod: the clock is read only for a date that may be ahead of it, and a clock set back is read again', () => {
+  const DAY = 86400_000;
+  let clock = NOW;
+  let reads = 0;
+  const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: false, now: () => (reads++, clock) });
+  const s = new Script();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const list = (path: string, lastmod: string): number => {
+    const before = s.events.length;
+    const id = s.list(u(path), SM, { lastmod });
+    feed(e, s.events.slice(before));
+    return id;
+  };
+  for (let i = 0; i < 1000; i++) list(`/past-${i}`, '2024-05-31');
+  assert.ok(reads <= 2, `the clock was read ${reads} times for 1,000 past dates`);
+  const ahead = list('/ahead', iso(NOW + 3 * DAY));
+  assert.deepEqual(e.urlsOf('SITEMAP_FUTURE_LASTMOD'), [ahead]);
+  // Within the day of slack of the clock as last read: never in the future, whatever the clock says later.
+  const soon = list('/soon', iso(NOW + 12 * 3600_000));
+  // The clock moves on: a date ahead of its last reading is judged by a new one.
+  clock = NOW + 10 * DAY;
+  const later = list('/later', iso(NOW + 5 * DAY));
+  // Set back: a date judged by the old reading at first, by a new one within 4,096 verdicts.
+  clock = NOW - 30 * DAY;
+  for (let i = 0; i < 4096; i++) list(`/filler-${i}`, '2020-01-01');
+  const back = list('/back', iso(NOW - 20 * DAY));
+  const future = e.urlsOf('SITEMAP_FUTURE_LASTMOD') as number[];
+  assert.ok(future.includes(ahead) && future.includes(back), 'a date ahead of the clock is found');
+  assert.ok(!future.includes(soon) && !future.includes(later));
+  assert.ok(reads < 20, `the clock was read ${reads} times for ${s.events.length} listings`);
+});
+
 // ---------------------------------------------------------------- hreflang
 
 function alt(lang: string, path: string): HreflangAlternate {
