@@ -22,6 +22,8 @@ test('UrlStore keeps journal offsets past 4 GiB exactly, the first sitemap entry
   assert.equal(s.resultOffset(1), 2 ** 32 - 1);
   s.result(1, ST_DONE, 200, 'A', 2 ** 33);
   assert.equal(s.resultOffset(1), 2 ** 33);
+  s.result(1, ST_DONE, 200, 'A', 5); // below 4 GiB again: the high byte is cleared
+  assert.equal(s.resultOffset(1), 5);
   assert.throws(() => s.result(2, ST_DONE, 200, undefined, 2 ** 40), /past 1 TiB/);
 });
 

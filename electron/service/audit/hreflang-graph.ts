@@ -307,7 +307,7 @@ const NONE: readonly number[] = [];
 
 /** Table slot of a 52-bit hash (or an id): its two halves mixed. */
 function hashSlot(hash: number, mask: number): number {
-  const lo = hash % 0x1_0000_0000;
+  const lo = hash >>> 0; // the low 32 bits (ToUint32 of an integer below 2⁵³), without a division
   const hi = (hash - lo) / 0x1_0000_0000;
   return (Math.imul(lo | 0, 0x9e3779b1) ^ Math.imul(hi | 0, 0x85ebca6b)) & mask;
 }
