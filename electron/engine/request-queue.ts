@@ -273,7 +273,6 @@ export class MemoryRequestQueue implements RequestQueue {
     this.keys.prepare(keys, n);
   }
 
-
   duplicateCount(): number {
     return this.nDuplicates;
   }
