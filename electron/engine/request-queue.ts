@@ -265,6 +265,7 @@ export class MemoryRequestQueue implements RequestQueue {
   reserve(n: number): void {
     this.keys.reserve(n);
   }
+
   /**
    * Gets ready to admit requests with these uniqueKeys, in this order (see StringIndex.prepare): a
    * batch's memory reads overlap instead of waiting one by one.
