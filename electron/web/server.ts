@@ -22,7 +22,7 @@ import type { CrawlService } from '../service/types.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from './dispatch.js';
 import { DownloadRegistry, csvFileName } from './downloads.js';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers.js';
-import { mimeType, resolveStaticPath } from './static-files.js';
+import { isPage, mimeType, resolveStaticPath } from './static-files.js';
 
 export interface WebServerOptions {
   service: CrawlService;
@@ -109,11 +109,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
 
     if (url.pathname === WS_PATH) return send(res, 426, 'Upgrade to a WebSocket.');
-    const isPage = url.pathname === '/' || url.pathname === '/index.html';
-    if (isPage && !tokenOk(url)) {
+    // Judged by the file the (decoded) path names, not by its spelling: /%69ndex.html, //index.html
+    // and /index.html/ are the page too.
+    const file = resolveStaticPath(options.rendererDir, url.pathname);
+    if (file && isPage(file) && !tokenOk(url)) {
       return send(res, 401, 'Missing or wrong token: open the exact URL that npm run serve printed (it ends in ?token=…).');
     }
-    const file = resolveStaticPath(options.rendererDir, url.pathname);
     if (!file) return send(res, 404, 'Not found.');
     const info = await stat(file).catch(() => null);
     if (!info?.isFile()) return send(res, 404, 'Not found.');

@@ -45,3 +45,8 @@ export function resolveStaticPath(root: string, urlPath: string): string | null 
   if (full !== base && !full.startsWith(base + sep)) return null;
   return full;
 }
+
+/** Whether a resolved file is a page (HTML), which browser mode serves only with its token. */
+export function isPage(file: string): boolean {
+  return /\.html?$/i.test(file);
+}

@@ -51,6 +51,12 @@ describe('browser mode server', () => {
     assert.equal((await get(server.port, '/')).status, 401);
     assert.equal((await get(server.port, '/?token=wrong')).status, 401);
     assert.equal((await get(server.port, '/index.html')).status, 401);
+    // Other spellings of the page's path name the same file: no token, no page either.
+    for (const path of ['/%69ndex.html', '/index%2ehtml', '//index.html', '/assets/../index.html', '/index.html/', '/INDEX.HTML']) {
+      const res = await get(server.port, path);
+      assert.equal(res.status, 401, path);
+      assert.doesNotMatch(res.body, /Spinneret/, path);
+    }
     const page = await get(server.port, `/?token=${server.token}`);
     assert.equal(page.status, 200);
     assert.match(String(page.headers['content-type']), /text\/html/);
