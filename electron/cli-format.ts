@@ -25,13 +25,30 @@ export function formatProgress(e: ProgressEvent, width: number): string {
   return line.length > width ? line.slice(0, Math.max(10, width - 1)) : line;
 }
 
+/** "start 1, sitemaps 40, links 120, redirects 3": how the URLs were first found (kinds never seen left out). */
+function discoveredBy(c: CrawlSummary['counters']): string {
+  const words: [keyof typeof c.bySource, string][] = [
+    ['start', 'start'],
+    ['sitemap', 'sitemaps'],
+    ['link', 'links'],
+    ['redirect', 'redirects'],
+    ['canonical', 'canonicals'],
+    ['hreflang', 'hreflang'],
+    ['reference', 'other references'],
+  ];
+  return words
+    .filter(([k]) => k === 'start' || k === 'sitemap' || k === 'link' || (c.bySource[k] ?? 0) > 0)
+    .map(([k, w]) => `${w} ${c.bySource[k] ?? 0}`)
+    .join(', ');
+}
+
 /** The summary printed when a crawl ends or pauses. */
 export function formatSummary(s: CrawlSummary): string {
   const c = s.counters;
   const seconds = s.startedAt ? Math.max(0, ((s.finishedAt ?? s.updatedAt) - s.startedAt) / 1000) : 0;
   const lines = [
     `Crawl ${s.id}: ${s.status}`,
-    `  URLs discovered   ${c.discovered}  (start ${c.bySource.start}, sitemaps ${c.bySource.sitemap}, links ${c.bySource.link})`,
+    `  URLs discovered   ${c.discovered}  (${discoveredBy(c)})`,
     `  fetched           ${c.fetched}  (2xx ${c.byStatusClass['2xx']}, 3xx ${c.byStatusClass['3xx']}, 4xx ${c.byStatusClass['4xx']}, 5xx ${c.byStatusClass['5xx']})`,
     `  listed only       ${c.listed}`,
     `  blocked by robots ${c.blocked}`,

@@ -35,7 +35,9 @@ import type {
   UrlPage,
   UrlQuery,
   UrlRow,
+  RequestSource,
 } from './model.js';
+import { REQUEST_SOURCES } from './model.js';
 
 // ---------------------------------------------------------------- envelope
 
@@ -81,7 +83,7 @@ export function fail(code: string, message: string): { ok: false; error: { code:
 const int = () => number().int();
 const nonNeg = () => number().int().min(0);
 
-export const RequestSourceSchema = zEnum(['start', 'robots', 'sitemap', 'link']);
+export const RequestSourceSchema = zEnum(REQUEST_SOURCES);
 export const UrlStateSchema = zEnum(['queued', 'fetching', 'done', 'error', 'blocked', 'listed']);
 export const CrawlStatusSchema = zEnum(['created', 'running', 'paused', 'finished', 'failed']);
 export const StatusClassSchema = zEnum(['2xx', '3xx', '4xx', '5xx', 'other', 'none']);
@@ -122,7 +124,7 @@ export const CrawlCountersSchema = object({
   errors: nonNeg(),
   listed: nonNeg(),
   duplicates: nonNeg(),
-  bySource: object({ start: nonNeg(), robots: nonNeg(), sitemap: nonNeg(), link: nonNeg() }),
+  bySource: object(Object.fromEntries(REQUEST_SOURCES.map((s) => [s, nonNeg()])) as Record<RequestSource, ReturnType<typeof nonNeg>>),
   byStatusClass: object({ '2xx': nonNeg(), '3xx': nonNeg(), '4xx': nonNeg(), '5xx': nonNeg(), other: nonNeg() }),
   sitemaps: object({ total: nonNeg(), done: nonNeg(), failed: nonNeg() }),
 }) satisfies ZodType<CrawlCounters>;
@@ -249,6 +251,12 @@ const UrlResultSchema = object({
 
 export const UrlDetailSchema = UrlRowSchema.extend({
   discoveries: array(object({ source: RequestSourceSchema, from: string().optional() })),
+  redirectWalk: object({
+    steps: array(
+      object({ url: string(), id: nonNeg().optional(), state: UrlStateSchema.optional(), status: int().optional() }),
+    ),
+    end: zEnum(['final', 'loop', 'not-fetched', 'not-crawled', 'too-long']),
+  }).optional(),
   sitemapEntry: SitemapUrlEntrySchema.optional(),
   result: UrlResultSchema.optional(),
   findings: array(string()).optional(),

@@ -3,8 +3,14 @@
  * Types, the default crawl settings and a tiny constructor; no dependencies.
  */
 
-/** How a URL entered the frontier. */
-export type RequestSource = 'start' | 'robots' | 'sitemap' | 'link';
+/**
+ * How a URL was found: the start URL, robots.txt, a sitemap entry, an `<a href>`/`<area href>` of a
+ * crawled page (`link`: the only kind that makes an inlink), a redirect's Location, a page's
+ * canonical, its hreflang alternates, or another reference of a page (`<link rel=next|prev|amphtml|
+ * alternate>`, a frame's src). The order is the journal's code of each: append only.
+ */
+export const REQUEST_SOURCES = ['start', 'robots', 'sitemap', 'link', 'redirect', 'canonical', 'hreflang', 'reference'] as const;
+export type RequestSource = (typeof REQUEST_SOURCES)[number];
 
 /** Lifecycle of one URL in the frontier. */
 export type UrlState =
@@ -55,6 +61,12 @@ export interface SitemapUrlEntry {
   images?: SitemapImage[];
   videos?: SitemapVideo[];
   news?: SitemapNews;
+}
+
+export interface SitemapMobileAlternate {
+  href: string;
+  /** The media query as written (`only screen and (max-width: 640px)`). */
+  media: string;
 }
 
 export type SitemapType =
@@ -222,7 +234,7 @@ export function emptyCounters(): CrawlCounters {
     errors: 0,
     listed: 0,
     duplicates: 0,
-    bySource: { start: 0, robots: 0, sitemap: 0, link: 0 },
+    bySource: Object.fromEntries(REQUEST_SOURCES.map((s) => [s, 0])) as Record<RequestSource, number>,
     byStatusClass: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, other: 0 },
     sitemaps: { total: 0, done: 0, failed: 0 },
   };
@@ -274,9 +286,32 @@ export interface UrlRow {
   error?: CrawlError;
 }
 
+/** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */
+export interface RedirectStep {
+  url: string;
+  /** Its id in the crawl; absent when the crawl does not hold it. */
+  id?: number;
+  state?: UrlState;
+  status?: number;
+}
+
+/** The walk along redirect rows from one URL to where it ends. */
+export interface RedirectWalk {
+  /** The URL itself first, then each URL its redirects lead to; for a loop, the URL met again last. */
+  steps: RedirectStep[];
+  /**
+   * final: the last step does not redirect; loop: the last step is already on the walk; not-fetched:
+   * the last step has no result yet (queued, or listed only: out of scope, a limit); not-crawled: the
+   * crawl does not hold the last step; too-long: cut after MAX steps.
+   */
+  end: 'final' | 'loop' | 'not-fetched' | 'not-crawled' | 'too-long';
+}
+
 /** Everything known about one URL: the detail pane. */
 export interface UrlDetail extends UrlRow {
   discoveries: { source: RequestSource; from?: string }[];
+  /** Present when the URL redirects: its chain along the crawl's rows. */
+  redirectWalk?: RedirectWalk;
   sitemapEntry?: SitemapUrlEntry;
   result?: UrlResult;
   /** Codes of the audit findings that affect this URL, in catalogue order (critical first). */

@@ -56,7 +56,7 @@ describe('CLI audit', () => {
     const expected = expectedAudit(site.origin, 'listing');
     const out = t.out();
     const found = Object.values(expected).filter((f) => f.measured && f.urls.length > 0).length;
-    assert.match(out, new RegExp(`^Audit of crawl ${id} \\(finished\\): ${found} of 26 findings with problems, 11 not measured`));
+    assert.match(out, new RegExp(`^Audit of crawl ${id} \\(finished\\): ${found} of 28 findings with problems, 13 not measured`));
     assert.match(out, /^SEVERITY\s+CODE\s+COUNT\s+EXPLANATION$/m);
     for (const [code, ex] of Object.entries(expected)) {
       const line = out.split('\n').find((l) => l.split(/\s+/)[1] === code);
@@ -81,10 +81,10 @@ describe('CLI audit', () => {
     const file = join(dir, 'findings.csv');
     const c = io();
     assert.equal(await runCli(['audit', id, '--state-dir', dir, '--out', file], c), 0, c.err());
-    assert.match(c.out(), /Wrote 26 findings/);
+    assert.match(c.out(), /Wrote 28 findings/);
     const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, [...AUDIT_CSV_COLUMNS]);
-    assert.equal(rows.length, 26);
+    assert.equal(rows.length, 28);
     const dup = rows.find((r) => r[1] === 'DUPLICATE_IN_SITEMAP')!;
     assert.deepEqual([dup[0], dup[4], dup[5]], ['notice', String(expected.DUPLICATE_IN_SITEMAP!.urls.length), 'true']);
     const gone = rows.find((r) => r[1] === 'SITEMAP_URL_4XX')!;

@@ -5,6 +5,7 @@
 import type {
   CrawlLogEntry,
   CrawlSettings,
+  RequestSource,
   SitemapNode,
   UrlResult,
 } from '../../shared/model.js';
@@ -16,6 +17,7 @@ import {
   type Discovery,
   type FetchResponse,
   type HttpFetcher,
+  type PageLink,
   type Request,
   type RequestInit,
   type RobotsTxt,
@@ -27,7 +29,7 @@ import { RequestQueueWithSitemap } from './queue-with-sitemap.js';
 import { fetchRobotsTxt, robotsFromCheckpoint } from './robots-fetch.js';
 import { extractPageInfo, parseRobotsDirectives } from './links.js';
 import { decodeBody } from './charset.js';
-import { originOf, robotsUrlFor, toUniqueKey, hostOf } from './url.js';
+import { originOf, robotsUrlFor, toUniqueKey, hostOf, resolveUrl } from './url.js';
 import { inScope } from './scope.js';
 import { classifyBody, readBody } from './response-kind.js';
 import { UrlFilter } from './url-filter.js';
@@ -419,7 +421,10 @@ export class Crawler {
       }
       let res: FetchResponse;
       try {
-        res = await this.fetcher.fetch(req.url, { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+        res = await this.fetcher.fetch(req.url, {
+          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+          followRedirects: false,
+        });
       } catch (err) {
         const e = asEngineError(err, 'NETWORK_ERROR');
         if (req.source === 'start') this.startFailure = e;
@@ -446,7 +451,7 @@ export class Crawler {
     }
   }
 
-  /** Routes a response by what it is: sitemap/feed, HTML page, redirect, or anything else. */
+  /** Routes a response by what it is: redirect, sitemap/feed, HTML page, or anything else. */
   private async route(req: Request, res: FetchResponse): Promise<void> {
     const contentType = res.headers['content-type'];
     const xRobotsTag = res.headers['x-robots-tag'];
@@ -454,17 +459,22 @@ export class Crawler {
       status: res.status,
       contentType,
       xRobotsTag,
-      redirectChain: res.redirectChain.length ? res.redirectChain : undefined,
       fetchedAt: this.now(),
     };
-    if (res.finalUrl !== req.url && safeKey(res.finalUrl) !== req.uniqueKey) {
-      // The redirect target is a URL of its own: it gets its own row and is fetched as itself.
-      base.redirectTo = res.finalUrl;
-      res.body.destroy();
+    if (res.status >= 300 && res.status < 400) {
+      // Recorded as SEO crawlers do: the URL keeps its own 3xx and Location; the target is a URL of its own.
+      res.body.resume(); // a small redirect body is drained, so its socket is reused
       base.durationMs = res.elapsedMs();
+      const location = res.headers.location;
+      const target = location === undefined ? null : resolveUrl(location.trim(), req.url);
+      if (target !== null) base.redirectTo = target;
+      else if (location !== undefined) {
+        base.error = { code: 'INVALID_REDIRECT', message: `${req.url} redirects to "${location}", which is not a valid http(s) URL.` };
+      }
       this.finish(req, 'done', base);
-      if (this.settings.followLinks || req.source === 'sitemap' || req.source === 'start') {
-        this.admit({ url: res.finalUrl, source: 'link', depth: req.depth + 1, discoveredFrom: req.url });
+      if (target !== null && safeKey(target) !== req.uniqueKey) {
+        // A redirect is not a click: the target keeps the depth of the URL that redirects to it.
+        this.admit({ url: target, source: 'redirect', depth: req.depth, discoveredFrom: req.url });
       }
       return;
     }
@@ -510,12 +520,23 @@ export class Crawler {
       (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow);
     if (!this.settings.followLinks || pageNofollow) return;
     const depth = req.depth + 1;
+    const hreflangTargets = new Set(page.hreflang.map((a) => a.href));
     for (const link of page.links) {
       if (link.nofollow) continue;
-      this.admit({ url: link.url, source: 'link', depth, discoveredFrom: req.url });
+      const source = linkSource(link, page.canonical, hreflangTargets);
+      // The canonical and the alternates are admitted below, nofollow or not.
+      if (source === 'canonical' || source === 'hreflang') continue;
+      this.admitFromPage(req, link.url, source, depth);
     }
-    if (page.canonical) this.admit({ url: page.canonical, source: 'link', depth, discoveredFrom: req.url });
-    for (const alt of page.hreflang) this.admit({ url: alt.href, source: 'link', depth, discoveredFrom: req.url });
+    if (page.canonical) this.admitFromPage(req, page.canonical, 'canonical', depth);
+    for (const alt of page.hreflang) this.admitFromPage(req, alt.href, 'hreflang', depth);
+  }
+
+  /** Admits what a page refers to; a reference to the page itself is no discovery (nor an inlink). */
+  private admitFromPage(page: Request, url: string, source: RequestSource, depth: number): void {
+    const key = tryKey(url);
+    if (key === page.uniqueKey) return;
+    this.admit(key === null ? { url, source, depth, discoveredFrom: page.url } : { url, uniqueKey: key, source, depth, discoveredFrom: page.url });
   }
 
   private finish(req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult): void {
@@ -562,6 +583,24 @@ function normaliseOrThrow(url: string, what: string): string {
     return u.href;
   } catch {
     throw new EngineError('INVALID_URL', `The ${what} "${url}" is not a valid http(s) address.`);
+  }
+}
+
+/** How a page refers to a link: an anchor (an inlink), its canonical, an hreflang alternate, or another reference. */
+function linkSource(link: PageLink, canonical: string | undefined, hreflang: Set<string>): RequestSource {
+  if (link.tag === 'a' || link.tag === 'area') return 'link';
+  if (link.tag === 'link') {
+    if (link.url === canonical) return 'canonical';
+    if (hreflang.has(link.url)) return 'hreflang';
+  }
+  return 'reference';
+}
+
+function tryKey(url: string): string | null {
+  try {
+    return toUniqueKey(url);
+  } catch {
+    return null;
   }
 }
 

@@ -304,7 +304,9 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
     for (;;) {
       const ex = await sendWithRetries(current, ctx);
       const location = ex.headers.location;
-      if (!REDIRECT_STATUSES.has(ex.status) || location === undefined) return Object.assign(ex, { chain });
+      if (ctx.opts.followRedirects === false || !REDIRECT_STATUSES.has(ex.status) || location === undefined) {
+        return Object.assign(ex, { chain });
+      }
       discard(ex);
       chain.push({ url: current.href, status: ex.status });
       const next = resolveRedirect(location, current);
@@ -318,6 +320,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
         throw new EngineError('TOO_MANY_REDIRECTS', `${url} redirects more than ${maxRedirects} times`);
       }
       seen.add(withoutHash(next));
+      await ctx.opts.beforeRedirect?.(next.href, current.href);
       current = next;
     }
   }

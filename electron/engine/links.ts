@@ -112,6 +112,12 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
     const seen = byUrl.get(url);
     if (seen) {
       if (!nofollow) seen.nofollow = false;
+      // An anchor to a URL also named by a <link> (rel=next and the pagination link) is an inlink.
+      if ((r.tag === 'a' || r.tag === 'area') && seen.tag !== 'a' && seen.tag !== 'area') {
+        seen.tag = r.tag;
+        if (r.rel !== undefined) seen.rel = r.rel;
+        else delete seen.rel;
+      }
       continue;
     }
     const link: PageLink = { url, tag: r.tag, nofollow };

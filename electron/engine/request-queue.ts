@@ -19,7 +19,7 @@
  * and get() carry url/uniqueKey/source/depth/label/discoveredFrom/userData/retryCount only — the
  * crawler needs nothing more, and keeping every sitemap entry would cost more than the rest together.
  */
-import type { RequestSource } from '../../shared/model.js';
+import { REQUEST_SOURCES, type RequestSource } from '../../shared/model.js';
 import { ByteArena } from './compact/byte-arena.js';
 import { RunRing } from './compact/int-ring.js';
 import { SparseColumn } from './compact/sparse-column.js';
@@ -55,7 +55,7 @@ export interface RestoredRequest {
   sitemapEntry?: unknown;
 }
 
-const SOURCES: readonly RequestSource[] = ['start', 'robots', 'sitemap', 'link'];
+const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 
 const PENDING = 0;
 const IN_PROGRESS = 1;

@@ -112,6 +112,16 @@ export interface FetchOptions {
   /** Accept header. */
   accept?: string;
   signal?: AbortSignal;
+  /**
+   * False: a 3xx is the response (its body drained), as SEO crawlers record pages: the caller
+   * queues the Location as a URL of its own. Default true (robots.txt and sitemaps).
+   */
+  followRedirects?: boolean;
+  /**
+   * Asked before each redirect hop is sent (when following): throw an EngineError to refuse the
+   * hop (out of the crawl's scope, disallowed by robots.txt); the fetch then fails with it.
+   */
+  beforeRedirect?(next: string, from: string): void | Promise<void>;
 }
 
 /**

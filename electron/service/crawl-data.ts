@@ -23,9 +23,9 @@ import {
   REC_LOG,
   REC_NODE,
   REC_RESULT,
-  SOURCES,
+  admittedListed,
+  sourceOf,
   type AdmitExtra,
-  LISTED_FLAG,
 } from './journal-format.js';
 import { ResumeLedger } from './resume-ledger.js';
 import { SitemapTree } from './sitemap-tree.js';
@@ -93,7 +93,7 @@ export class CrawlData {
     switch (r[0]) {
       case REC_ADMIT: {
         const id = r[1] as number;
-        const source = SOURCES[(r[2] as number) & 3]!;
+        const source = sourceOf(r[2] as number);
         const url = r[5] as string;
         const extra = r[ADMIT_TAIL + 3] as AdmitExtra | undefined;
         // Live, the hook passes the request's entry (whose loc is the request's URL) for sitemap sources only.
@@ -104,12 +104,12 @@ export class CrawlData {
       case REC_DUP: {
         const id = r[1] as number;
         if (!(id >= 0 && id < this.store.count)) return;
-        const source = SOURCES[(r[2] as number) & 3]!;
+        const source = sourceOf(r[2] as number);
         const from = r[3] as number;
         if (source === 'sitemap' && from <= -2) {
           // A DUP does not repeat the URL: the listing's loc is read as the admitted URL (same uniqueKey).
           this.audit.discovered(id, { source, from: this.froms.text(-2 - from) }, decodeEntry(r, DUP_TAIL, this.queue.get(id)!.url));
-        } else this.audit.discovered(id, { source });
+        } else this.audit.discovered(id, { source, from: this.fromText(from) });
         return;
       }
       case REC_RESULT: {
@@ -179,8 +179,8 @@ export class CrawlData {
   private replayAdmit(r: unknown[], offset: number): void {
     const id = r[1] as number;
     const s = r[2] as number;
-    const source = SOURCES[s & 3]!;
-    const listed = (s & LISTED_FLAG) !== 0;
+    const source = sourceOf(s);
+    const listed = admittedListed(s);
     const depth = r[3] as number;
     const from = r[4] as number;
     const url = r[5] as string;
@@ -206,7 +206,7 @@ export class CrawlData {
   private replayDup(r: unknown[], offset: number): void {
     const id = r[1] as number;
     if (!(id >= 0 && id < this.store.count)) return;
-    const source = SOURCES[(r[2] as number) & 3]!;
+    const source = sourceOf(r[2] as number);
     const from = r[3] as number;
     this.store.duplicate();
     if (source === 'sitemap' && from <= -2) {

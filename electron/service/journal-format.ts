@@ -4,13 +4,14 @@
  * whose last line is missing — a kill in the middle of a write — is dropped whole on replay.
  *
  *   [0,id,s,depth,from,url,lastmod,changefreq,priority,extra]   ADMIT: a URL entered the frontier
- *        s = source code (0 start, 1 robots, 2 sitemap, 3 link) + 4 when admitted 'listed';
+ *        s = source code (0 start, 1 robots, 2 sitemap, 3 link) + 4 when admitted 'listed'; the later
+ *        sources (4 redirect, 5 canonical, 6 hreflang, 7 reference) 8 + 2 × (code − 4) + listed;
  *        from = -1 none, n ≥ 0 the uniqueKey of request n, n ≤ -2 entry -2-n of the FROM table;
  *        lastmod/changefreq/priority are the sitemap entry's (0 = absent lastmod/changefreq, null =
  *        absent priority since 0.0 is a real one; trailing absents dropped);
  *        extra = {a: hreflang [[lang,href]…], i: images, v: videos, n: news, k: uniqueKey when it
  *        differs from url, l: label, u: userData} only when one of them is there.
- *   [1,id,s,from,lastmod,changefreq,priority,extra]
+ *   [1,id,s,from,lastmod,changefreq,priority,extra]   (s as ADMIT's, never listed)
  *                                 DUP: a known URL found again (a sitemap listing carries its entry)
  *   [2,id,st,result]              RESULT: st = 1 done, 2 error, 3 blocked; result = UrlResult
  *   [3,node]                      NODE: a sitemap tree node, latest wins
@@ -22,7 +23,7 @@
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
-import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
+import { REQUEST_SOURCES, type RequestSource, type SitemapUrlEntry } from '../../shared/model.js';
 import { jsonString } from '../engine/json-text.js';
 import { hasPrefix } from '../engine/prefix.js';
 import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../engine/sitemap/entry-codec.js';
@@ -38,8 +39,10 @@ export const REC_FROM = 5;
 export const REC_CHECKPOINT = 6;
 export const REC_END = 7;
 
-export const SOURCES: readonly RequestSource[] = ['start', 'robots', 'sitemap', 'link'];
+export const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const LISTED_FLAG = 4;
+/** ADMIT's `s` of the sources after the first four: 8 + 2 × (code − 4) + listed (0–7 keep their meaning). */
+const WIDE_SOURCES = 8;
 
 export const RESULT_STATES = ['queued', 'done', 'error', 'blocked'] as const;
 
@@ -92,7 +95,19 @@ export function encodeAdmit(
 
 /** ADMIT's `s`: the source's code, plus LISTED_FLAG when admitted 'listed'. */
 export function admitSource(source: RequestSource, listed: boolean): number {
-  return SOURCES.indexOf(source) + (listed ? LISTED_FLAG : 0);
+  const code = SOURCES.indexOf(source);
+  if (code < 4) return code + (listed ? LISTED_FLAG : 0);
+  return WIDE_SOURCES + 2 * (code - 4) + (listed ? 1 : 0);
+}
+
+/** The source of an ADMIT's `s` (or a DUP's source code, which carries no listed flag). */
+export function sourceOf(s: number): RequestSource {
+  return SOURCES[s < WIDE_SOURCES ? s & 3 : 4 + ((s - WIDE_SOURCES) >> 1)] ?? 'link';
+}
+
+/** Whether an ADMIT's `s` says the URL was admitted 'listed'. */
+export function admittedListed(s: number): boolean {
+  return s < WIDE_SOURCES ? (s & LISTED_FLAG) !== 0 : ((s - WIDE_SOURCES) & 1) === 1;
 }
 
 /**
@@ -119,13 +134,13 @@ function spells(json: string, url: string): boolean {
 /** Decodes a parsed ADMIT array. */
 export function decodeAdmit(r: unknown[]): AdmitRecord {
   const s = r[2] as number;
-  const source = SOURCES[s & 3]!;
+  const source = sourceOf(s);
   const url = r[5] as string;
   const extra = r[9] as AdmitExtra | undefined;
   const rec: AdmitRecord = {
     id: r[1] as number,
     source,
-    listed: (s & LISTED_FLAG) !== 0,
+    listed: admittedListed(s),
     depth: r[3] as number,
     from: r[4] as number,
     url,
@@ -143,7 +158,8 @@ export const DUP_TAIL = 4;
 
 /** Encodes a DUP line; a sitemap listing carries its entry (its lastmod may differ from the first one's). */
 export function encodeDup(id: number, source: RequestSource, from: number, entry: SitemapUrlEntry | undefined): string {
-  let line = '[1,' + id + ',' + SOURCES.indexOf(source) + ',' + from;
+  const code = SOURCES.indexOf(source);
+  let line = '[1,' + id + ',' + (code < 4 ? code : admitSource(source, false)) + ',' + from;
   if (entry) line += encodeTail(entry, entryExtra(entry));
   return line + ']\n';
 }

@@ -2,12 +2,26 @@
  * Rows: turns a URL id into what the table, the detail pane and the CSV show, from the queue (URL,
  * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result).
  */
-import type { CrawlLogEntry, SitemapUrlEntry, UrlDetail, UrlResult, UrlRow } from '../../shared/model.js';
+import type {
+  CrawlError,
+  CrawlLogEntry,
+  RedirectStep,
+  RedirectWalk,
+  SitemapUrlEntry,
+  UrlDetail,
+  UrlResult,
+  UrlRow,
+  UrlState,
+} from '../../shared/model.js';
+import { tryUniqueKey } from '../engine/url.js';
 import type { CrawlData } from './crawl-data.js';
 import type { ExportRecord } from './csv.js';
 import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, REC_LOG, REC_RESULT, decodeEntry } from './journal-format.js';
 import type { RecordReader } from './journal-reader.js';
 import { STATE_NAMES } from './url-store.js';
+
+/** Steps of a redirect chain shown at most (a longer one ends 'too-long'). */
+const MAX_WALK_STEPS = 32;
 
 export class Rows {
   constructor(
@@ -33,7 +47,37 @@ export class Rows {
     const detail: UrlDetail = { ...row, discoveries: this.data.queue.discoveriesOfId(id) };
     if (entry) detail.sitemapEntry = entry;
     if (result) detail.result = result;
+    if (result?.redirectTo !== undefined) detail.redirectWalk = this.redirectWalk(id);
     return detail;
+  }
+
+  /** The chain from a redirecting URL along the crawl's own rows, to a final answer or a loop. */
+  redirectWalk(id: number): RedirectWalk {
+    const { queue } = this.data;
+    const steps: RedirectStep[] = [];
+    const seen = new Set<number>();
+    let cur: number | undefined = id;
+    while (steps.length < MAX_WALK_STEPS) {
+      const req = queue.get(cur)!;
+      const result = this.result(cur);
+      const step: RedirectStep = { url: req.url, id: cur, state: this.stateOf(cur) };
+      if (result?.status !== undefined) step.status = result.status;
+      steps.push(step);
+      if (seen.has(cur)) return { steps, end: 'loop' };
+      seen.add(cur);
+      if (!result) return { steps, end: 'not-fetched' };
+      if (result.redirectTo === undefined) return { steps, end: 'final' };
+      cur = queue.idOf(tryUniqueKey(result.redirectTo) ?? result.redirectTo);
+      if (cur === undefined) {
+        steps.push({ url: result.redirectTo });
+        return { steps, end: 'not-crawled' };
+      }
+    }
+    return { steps, end: 'too-long' };
+  }
+
+  private stateOf(id: number): UrlState {
+    return this.data.store.inFlight.has(id) ? 'fetching' : STATE_NAMES[this.data.store.state[id]!]!;
   }
 
   /** The sitemap entry a URL was first listed with. */
@@ -60,13 +104,23 @@ export class Rows {
     return rec && rec[0] === REC_LOG ? (rec[1] as CrawlLogEntry) : undefined;
   }
 
+  /** The error a URL in a redirect loop shows (it keeps its own 3xx): the loop, spelled out. */
+  private loopError(id: number): CrawlError {
+    const walk = this.data.audit.redirectWalk(id);
+    const urls = walk.ids.map((i) => this.data.queue.get(i)?.url ?? '?');
+    const last = walk.ids[walk.ids.length - 1];
+    const back = last === undefined ? undefined : this.data.audit.redirectTarget(last);
+    if (back !== undefined) urls.push(back);
+    return { code: 'REDIRECT_LOOP', message: `Redirects in a loop: ${urls.join(' → ')}` };
+  }
+
   private build(id: number): ExportRecord {
     const { queue, store, froms } = this.data;
     const req = queue.get(id)!;
     const row: UrlRow = {
       id,
       url: req.url,
-      state: store.inFlight.has(id) ? 'fetching' : STATE_NAMES[store.state[id]!]!,
+      state: this.stateOf(id),
       source: req.source,
       depth: req.depth,
       inSitemaps: store.sitemapsOf(id).map((ref) => froms.text(ref) ?? ''),
@@ -87,6 +141,7 @@ export class Rows {
       if (result.canonical !== undefined) row.canonical = result.canonical;
       if (result.blockedByRobots !== undefined) row.blockedByRobots = result.blockedByRobots;
       if (result.error !== undefined) row.error = result.error;
+      else if (result.redirectTo !== undefined && this.data.audit.inRedirectLoop(id)) row.error = this.loopError(id);
     }
     const rec: ExportRecord = { row };
     if (entry) rec.entry = entry;

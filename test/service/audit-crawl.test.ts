@@ -157,6 +157,8 @@ describe('audit of a crawl of the audit site', () => {
       [
         'HREFLANG_TARGET_NOT_200',
         'INDEXABLE_NOT_IN_SITEMAP',
+        'REDIRECT_CHAIN',
+        'REDIRECT_LOOP',
         'SITEMAP_ORPHAN',
         'SITEMAP_URL_4XX',
         'SITEMAP_URL_5XX',

@@ -523,7 +523,7 @@ test('a listing run measures only what needs no page fetch; the rest reads "not 
   const needPages = FINDING_DEFINITIONS.filter((d) => d.needs === 'pages' || d.needs === 'links' || d.needs === 'robots').map((d) => d.code).sort();
   assert.deepEqual(unmeasured, needPages);
   for (const f of e.findings()) if (!f.measured) assert.equal(f.count, 0, f.code);
-  assert.equal(e.findings().length, 26);
+  assert.equal(e.findings().length, 28);
 });
 
 /** A crawl's worth of events touching every URL finding. */

@@ -95,7 +95,7 @@ describe('the sitemap audit through CrawlService', () => {
       const audit = auditOf(service, id);
       assertExpected(audit, site, 'full');
       const findings = service.getFindings(id);
-      assert.equal(findings.length, 26);
+      assert.equal(findings.length, 28);
       assert.deepEqual(
         findings.map((f) => f.severity),
         [...findings.map((f) => f.severity)].sort((a, b) => ['critical', 'warning', 'notice'].indexOf(a) - ['critical', 'warning', 'notice'].indexOf(b)),
@@ -163,7 +163,7 @@ describe('the sitemap audit through CrawlService', () => {
       const id = await crawl(service, site, 'listing');
       assertExpected(auditOf(service, id), site, 'listing');
       const unmeasured = service.getFindings(id).filter((f) => !f.measured);
-      assert.equal(unmeasured.length, 11);
+      assert.equal(unmeasured.length, 13);
       for (const f of unmeasured) {
         assert.equal(f.count, 0);
         assert.match(f.notMeasuredReason ?? '', /not fetched/, f.code);

@@ -28,6 +28,8 @@ export const URL_FINDING_CODES = [
   'HREFLANG_NOT_RECIPROCAL',
   'HREFLANG_TARGET_NOT_200',
   'HREFLANG_INVALID_CODE',
+  'REDIRECT_CHAIN',
+  'REDIRECT_LOOP',
 ] as const;
 
 /** Findings about sitemap documents; their members are sitemap URLs. Order = bit position in a node's mask. */

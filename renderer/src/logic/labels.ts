@@ -10,7 +10,28 @@ export const STATE_LABEL: Record<UrlState, string> = {
   listed: 'Listed',
 };
 
-export const SOURCE_LABEL: Record<RequestSource, string> = { start: 'Start', robots: 'robots', sitemap: 'Sitemap', link: 'Link' };
+export const SOURCE_LABEL: Record<RequestSource, string> = {
+  start: 'Start',
+  robots: 'robots',
+  sitemap: 'Sitemap',
+  link: 'Link',
+  redirect: 'Redirect',
+  canonical: 'Canonical',
+  hreflang: 'hreflang',
+  reference: 'Reference',
+};
+
+/** What each kind of discovery is, for a tooltip: only a link (`<a>`/`<area>`) makes an inlink. */
+export const SOURCE_HINT: Record<RequestSource, string> = {
+  start: 'The start URL of the crawl',
+  robots: 'Announced by robots.txt',
+  sitemap: 'Listed by a sitemap',
+  link: 'An <a href> or <area href> of a crawled page: an inlink',
+  redirect: "A redirect's Location: the URL it redirects to",
+  canonical: "A page's <link rel=canonical> (not an inlink)",
+  hreflang: "A page's <link rel=alternate hreflang> (not an inlink)",
+  reference: "A page's other <link> (next, prev, amphtml, alternate) or frame src (not an inlink)",
+};
 
 export const STATUS_CLASS_LABEL: Record<StatusClass, string> = {
   '2xx': '2xx',

@@ -1,5 +1,5 @@
 /** The URL table's filter state and the contract query it stands for. */
-import type { RequestSource, StatusClass, UrlQuery, UrlSortKey, UrlState } from '../../../shared/model.js';
+import { REQUEST_SOURCES, type RequestSource, type StatusClass, type UrlQuery, type UrlSortKey, type UrlState } from '../../../shared/model.js';
 
 export type Tri = 'any' | 'yes' | 'no';
 
@@ -22,7 +22,7 @@ export interface UrlFilter {
 }
 
 export const ALL_STATES: readonly UrlState[] = ['queued', 'fetching', 'done', 'error', 'blocked', 'listed'];
-export const ALL_SOURCES: readonly RequestSource[] = ['start', 'robots', 'sitemap', 'link'];
+export const ALL_SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const ALL_STATUS_CLASSES: readonly StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'other', 'none'];
 
 export function emptyFilter(): UrlFilter {

@@ -44,10 +44,16 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
     [
       ['sitemap', 'Sitemaps'],
       ['link', 'Links'],
+      ['redirect', 'Redirects'],
+      ['canonical', 'Canonicals'],
+      ['hreflang', 'hreflang'],
+      ['reference', 'Other references'],
       ['start', 'Start URL'],
       ['robots', 'robots.txt'],
     ] as [RequestSource, string][]
-  ).map(([k, label]) => ({ key: k, label, value: c.bySource[k], tone: `tone-src-${k}`, onClick: drill({ sources: [k] }) }));
+  )
+    .filter(([k]) => k === 'sitemap' || k === 'link' || (c.bySource[k] ?? 0) > 0)
+    .map(([k, label]) => ({ key: k, label, value: c.bySource[k], tone: `tone-src-${k}`, onClick: drill({ sources: [k] }) }));
   const stateData: BarDatum[] = [
     { key: 'queued', label: 'Queued', value: c.queued, tone: 'tone-queued', onClick: drill({ states: ['queued'] }) },
     { key: 'fetching', label: 'Fetching', value: c.fetching, tone: 'tone-fetching' },

@@ -1,12 +1,12 @@
 /** Everything known about one URL: sources, sitemaps, redirects, canonical, hreflang, robots, errors. */
 import { useEffect, useState, type ReactNode } from 'react';
-import type { UrlDetail } from '../../../shared/model.js';
+import type { RedirectWalk, UrlDetail } from '../../../shared/model.js';
 import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
 import { formatBytes, formatDateTime } from '../logic/format.js';
 import { getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
-import { SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
+import { SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
 import { SEVERITY_TONE } from '../logic/issues.js';
 
 export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { crawlId: string; urlId: number; live: boolean; version: number; onClose(): void }) {
@@ -60,8 +60,47 @@ function sourceSummary(list: UrlDetail['discoveries']): string | null {
   if (list.length <= SOURCES_SHOWN) return null;
   const by = new Map<string, number>();
   for (const x of list) by.set(x.source, (by.get(x.source) ?? 0) + 1);
-  const words: Record<string, [string, string]> = { sitemap: ['sitemap', 'sitemaps'], link: ['link', 'links'], start: ['start URL', 'start URLs'], robots: ['robots.txt', 'robots.txt'] };
+  const words: Record<string, [string, string]> = {
+    sitemap: ['sitemap', 'sitemaps'],
+    link: ['link', 'links'],
+    start: ['start URL', 'start URLs'],
+    robots: ['robots.txt', 'robots.txt'],
+    redirect: ['redirect', 'redirects'],
+    canonical: ['canonical', 'canonicals'],
+    hreflang: ['hreflang link', 'hreflang links'],
+    reference: ['other reference', 'other references'],
+  };
   return [...by].map(([s, n]) => `${n.toLocaleString('en-US')} ${words[s]?.[n === 1 ? 0 : 1] ?? s}`).join(' · ');
+}
+
+const WALK_END: Record<RedirectWalk['end'], string> = {
+  final: '',
+  loop: 'Redirect loop: this URL was already on the chain.',
+  'not-fetched': 'Not fetched (yet, or out of the crawl: scope, robots.txt, a limit).',
+  'not-crawled': 'Not in this crawl.',
+  'too-long': 'Chain cut here: too many hops to show.',
+};
+
+/** The chain from this URL along the crawl's own rows: each hop's status, then where it ends. */
+function RedirectChain({ walk }: { walk: RedirectWalk }) {
+  const hops = walk.steps.length - 1;
+  const title = walk.end === 'loop' ? 'Redirect loop' : `Redirect chain (${hops} ${hops === 1 ? 'hop' : 'hops'})`;
+  return (
+    <Section title={title} testId="detail-chain">
+      <ol className="chain">
+        {walk.steps.map((s, i) => {
+          const last = i === walk.steps.length - 1;
+          return (
+            <li key={i} className={last && walk.end === 'loop' ? 'chain-loop' : undefined} data-status={s.status ?? ''}>
+              {s.status !== undefined ? <HttpStatus status={s.status} /> : <span className="muted">{s.state ? STATE_LABEL[s.state] : '—'}</span>}{' '}
+              <UrlLink url={s.url} />
+            </li>
+          );
+        })}
+      </ol>
+      {walk.end !== 'final' && <div className={`small ${walk.end === 'loop' ? 'text-error' : 'muted'}`}>{WALK_END[walk.end]}</div>}
+    </Section>
+  );
 }
 
 /** The audit findings of one URL, named and coloured by the crawl's findings (loaded once). */
@@ -101,7 +140,9 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
   const hreflangPage = r.hreflang ?? [];
   const hreflangSitemap = entry?.alternates ?? [];
   const canonical = r.canonical ?? d.canonical;
+  // Hops followed inside one fetch (journals written before redirects became rows of their own).
   const chain = r.redirectChain ?? [];
+  const walk = d.redirectWalk;
   const err = r.error ?? d.error;
   return (
     <div className="detail-body">
@@ -167,7 +208,9 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
         )}
       </Section>
 
-      {(chain.length > 0 || r.redirectTo || d.redirectTo) && (
+      {walk ? (
+        <RedirectChain walk={walk} />
+      ) : (chain.length > 0 || r.redirectTo || d.redirectTo) && (
         <Section title="Redirect chain">
           <ol className="chain">
             {chain.map((h, i) => (
@@ -218,7 +261,9 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
             {sourceSummary(d.discoveries) && <li className="muted small summary-line">{sourceSummary(d.discoveries)}</li>}
             {(allSources ? d.discoveries : d.discoveries.slice(0, SOURCES_SHOWN)).map((x, i) => (
               <li key={`${x.source}${i}`} className="found-by">
-                <span className={`src src-${x.source}`}>{SOURCE_LABEL[x.source]}</span>
+                <span className={`src src-${x.source}`} title={SOURCE_HINT[x.source]}>
+                  {SOURCE_LABEL[x.source]}
+                </span>
                 {x.from ? <UrlLink url={x.from} /> : <span className="muted">{x.source === 'start' ? 'the start URL' : '—'}</span>}
               </li>
             ))}
