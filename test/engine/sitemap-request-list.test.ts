@@ -8,6 +8,8 @@ import { gzipSync } from 'node:zlib';
 import type { Problem, SitemapNode, SitemapUrlEntry } from '../../shared/model.js';
 import { dropLastmodMs, entryLastmodMs, hasLastmodMs } from '../../electron/engine/sitemap/entry-facts.js';
 import { createHttpFetcher } from '../../electron/engine/http.js';
+import { Crawler } from '../../electron/engine/crawler.js';
+import { DEFAULT_SETTINGS } from '../../shared/model.js';
 import { SitemapRequestList, type SitemapRequestListOptions, type SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
 import type { FetchResponse, KeyValueStore, RequestInit } from '../../electron/engine/types.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
@@ -246,6 +248,72 @@ test('a sitemap seen before is not fetched again: cycles and duplicates are prob
       ['DUPLICATE_SITEMAP', `${server.origin}/shared.xml`],
     ]);
     assert.equal(node('/shared.xml').parentId, `${server.origin}/root.xml`);
+  } finally {
+    await server.close();
+  }
+});
+
+test('robots.txt, the node the tree hangs from, listed by an index or redirected to, is a cycle: never read as a text sitemap', async () => {
+  const server = await serve({
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nSitemap: {o}/index.xml\n' },
+    '/index.xml': { body: index([{ path: '/robots.txt' }, { path: '/a.xml' }, { path: '/moved.xml' }]) },
+    '/a.xml': { body: urlset(['/a1']) },
+    '/moved.xml': { status: 301, body: '', headers: { location: '/robots.txt' } },
+  });
+  try {
+    const o = server.origin;
+    const robotsId = `${o}/robots.txt`;
+    // As the crawler seeds it: robots.txt's node is its own (id: the uniqueKey of its URL), the list's roots hang from it.
+    const { list, node, events } = makeList(server, []);
+    list.addSitemap(`${o}/index.xml`, { parentId: robotsId, scope: `${o}/` });
+    const out = await drain(list);
+    assert.deepEqual(paths(out, o), ['/a1'], 'no line of robots.txt is a URL entry');
+    assert.equal(server.hits.get('/robots.txt'), 1, 'fetched only through the redirect, never read');
+    assert.ok(!list.nodes().some((n) => n.id === robotsId) && !events.some((n) => n.id === robotsId), 'the list makes no node of robots.txt');
+    assert.deepEqual(node('/index.xml').problems.map((p) => [p.code, p.url]), [['SITEMAP_CYCLE', robotsId]]);
+    assert.match(node('/index.xml').problems[0]!.message, /robots\.txt/);
+    const moved = node('/moved.xml');
+    assert.deepEqual([moved.state, moved.problems.map((p) => p.code)], ['skipped', ['SITEMAP_CYCLE']]);
+
+    // Resumed, from this state or one saved before robots.txt was remembered: still a cycle.
+    const state = list.getState();
+    for (const saved of [state, { ...state, seen: state.seen.filter(([k]) => k !== robotsId) }]) {
+      const again = makeList(server, [], { state: structuredClone(saved) });
+      again.list.addSitemap(`${o}/robots.txt`, { parentId: `${o}/index.xml` });
+      assert.deepEqual(again.node('/index.xml').problems.map((p) => p.code), ['SITEMAP_CYCLE', 'SITEMAP_CYCLE']);
+      assert.equal(await again.list.fetchNext(), null);
+    }
+    // robots.txt announcing itself: a cycle told to onProblem (its node is not the list's to change).
+    const self = makeList(server, []);
+    self.list.addSitemap(`${o}/robots.txt`, { parentId: robotsId });
+    assert.deepEqual(self.problems.map(([id, p]) => [id, p.code]), [[robotsId, 'SITEMAP_CYCLE']]);
+    assert.deepEqual(self.list.nodes(), []);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a crawl whose sitemap index lists robots.txt keeps robots.txt as the root node of its tree', async () => {
+  const server = await serve({
+    '/robots.txt': { type: 'text/plain', body: 'User-agent: *\nAllow: /\nSitemap: {o}/index.xml\n' },
+    '/index.xml': { body: index([{ path: '/robots.txt' }, { path: '/a.xml' }]) },
+    '/a.xml': { body: urlset(['/a1']) },
+  });
+  try {
+    const o = server.origin;
+    const crawler = new Crawler({
+      settings: { ...DEFAULT_SETTINGS, startUrl: `${o}/`, fetchPages: false, userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0 },
+      hooks: {},
+    });
+    assert.equal(await crawler.run(), 'finished');
+    const nodes = crawler.nodes();
+    const robots = nodes.find((n) => n.id === `${o}/robots.txt`);
+    assert.deepEqual([robots?.parentId, robots?.type, robots?.state], [null, 'robots', 'done']);
+    const idx = nodes.find((n) => n.id === `${o}/index.xml`);
+    assert.equal(idx?.parentId, `${o}/robots.txt`);
+    assert.deepEqual(idx?.problems.map((p) => p.code), ['SITEMAP_CYCLE']);
+    assert.deepEqual(nodes.filter((n) => n.parentId === null).map((n) => n.id), [`${o}/robots.txt`], 'one root, and no cycle');
+    assert.equal(server.hits.get('/robots.txt'), 1);
   } finally {
     await server.close();
   }

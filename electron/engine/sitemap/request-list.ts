@@ -12,7 +12,9 @@
  *   (addSitemap with `response`) jumps the queue, so its socket is not left waiting.
  * - One read per sitemap: every uniqueKey seen (listed URLs and redirect targets) is remembered; a
  *   sitemap listed again is a problem on the node that listed it (SITEMAP_CYCLE when it is that node
- *   or one of its ancestors, DUPLICATE_SITEMAP otherwise) and is not fetched.
+ *   or one of its ancestors, DUPLICATE_SITEMAP otherwise) and is not fetched. A parent handed in
+ *   that the list does not hold (the crawler's robots.txt node) counts as seen too: an index that
+ *   lists robots.txt is a cycle, never a read of robots.txt as a text sitemap.
  * - Resumable: getState() holds the tree, the queue, the seen set, and how many items of the sitemap
  *   in progress were consumed; on resume that sitemap is read again and those items skipped. Items
  *   (entries, child sitemaps, problems) rather than entries only are counted, so an index read again
@@ -226,6 +228,7 @@ export class SitemapRequestList {
    */
   addSitemap(url: string, o: { parentId?: string | null; lastmod?: string; response?: FetchResponse; scope?: string } = {}): void {
     const parentId = o.parentId ?? null;
+    if (parentId !== null) this.knowParent(parentId);
     const id = tryUniqueKey(url);
     if (id === null) {
       o.response?.body.destroy();
@@ -238,8 +241,11 @@ export class SitemapRequestList {
     }
     if (this.seen.has(id)) {
       o.response?.body.destroy();
-      const parent = parentId === null ? undefined : this.tree.get(parentId);
-      if (parent) this.addProblem(parent, this.repeatProblem(url, id, parent.id), true);
+      if (parentId === null) return;
+      const problem = this.repeatProblem(url, id, parentId);
+      const parent = this.tree.get(parentId);
+      if (parent) this.addProblem(parent, problem, true);
+      else this.opts.onProblem?.(parentId, problem); // robots.txt listing itself: its node is not the list's
       return;
     }
     this.seen.set(id, id);
@@ -676,13 +682,35 @@ export class SitemapRequestList {
     this.queue.push({ id, url: loc, parentId: parent.id, ...(lastmod ? { lastmod } : {}), ...(scope ? { scope } : {}) });
   }
 
+  /**
+   * Remembers a parent handed in from outside (the crawler's robots.txt node, named by its URL's
+   * uniqueKey) as seen: the list holds no node for it, so a listing of that URL would otherwise make
+   * one under the same id, read robots.txt as a text sitemap and give the tree's root a parent.
+   */
+  private knowParent(parentId: string): void {
+    if (!this.tree.has(parentId) && !this.seen.has(parentId)) this.seen.set(parentId, parentId);
+  }
+
   /** The problem for a sitemap listed again: a cycle when it is the lister or one of its ancestors. */
   private repeatProblem(url: string, key: string, listerId: string): Problem {
     const target = this.seen.get(key)!;
+    const other = !this.tree.has(target); // a node of another kind: robots.txt (knowParent)
     if (this.isSelfOrAncestor(target, listerId)) {
-      return { code: 'SITEMAP_CYCLE', message: `${url} is listed by its own descendant (or itself): a cycle, not read again.`, url };
+      return {
+        code: 'SITEMAP_CYCLE',
+        message: other
+          ? `${url} is the robots.txt this sitemap hangs from, not a sitemap: a cycle, not read.`
+          : `${url} is listed by its own descendant (or itself): a cycle, not read again.`,
+        url,
+      };
     }
-    return { code: 'DUPLICATE_SITEMAP', message: `${url} is listed more than once; it is read only once.`, url };
+    return {
+      code: 'DUPLICATE_SITEMAP',
+      message: other
+        ? `${url} is already in the sitemap tree as robots.txt, not a sitemap; not read.`
+        : `${url} is listed more than once; it is read only once.`,
+      url,
+    };
   }
 
   private isSelfOrAncestor(candidate: string, nodeId: string): boolean {
@@ -732,6 +760,8 @@ export class SitemapRequestList {
     }
     for (const n of state.nodes) this.tree.set(n.id, copyNode(n));
     for (const [k, v] of state.seen) this.seen.set(k, v);
+    // A state saved before parents from outside were remembered (knowParent) lacks them.
+    for (const n of state.nodes) if (n.parentId !== null) this.knowParent(n.parentId);
     if (state.current) {
       const { consumed, ...item } = state.current;
       this.resumeAt = { ...item, skip: consumed };
