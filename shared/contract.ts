@@ -211,7 +211,9 @@ const SitemapUrlEntrySchema = object({
   lastmod: string().optional(),
   changefreq: string().optional(),
   priority: number().optional(),
+  title: string().optional(),
   alternates: array(HreflangSchema).optional(),
+  mobile: array(object({ href: string(), media: string() })).optional(),
   images: array(object({ loc: string(), title: string().optional(), caption: string().optional() })).optional(),
   videos: array(
     object({

@@ -57,7 +57,14 @@ export interface SitemapUrlEntry {
   lastmod?: string;
   changefreq?: string;
   priority?: number;
+  /** A feed item's (RSS `<item>`, Atom `<entry>`) `<title>`. */
+  title?: string;
   alternates?: HreflangAlternate[];
+  /**
+   * Separate mobile URLs: `<xhtml:link rel="alternate" media="…" href="…">` without hreflang
+   * (Google's annotation for a mobile version of the page).
+   */
+  mobile?: SitemapMobileAlternate[];
   images?: SitemapImage[];
   videos?: SitemapVideo[];
   news?: SitemapNews;

@@ -47,9 +47,10 @@ const EXPECTATIONS: Record<string, { url: string; check(p: Parsed): void }> = {
     check(p) {
       assert.equal(p.summary.type, 'atom');
       // The feed's own links (self, site) are not entries; the entry's rel="edit" link is not a page.
+      const title = 'Atom-Powered Robots Run Amok';
       assert.deepEqual(p.urls, [
-        { loc: 'http://example.org/2003/12/13/atom03', lastmod: '2003-12-13T18:30:02Z' },
-        { loc: 'http://example.org/2003/12/13/atom03.html', lastmod: '2003-12-13T18:30:02Z' },
+        { loc: 'http://example.org/2003/12/13/atom03', lastmod: '2003-12-13T18:30:02Z', title },
+        { loc: 'http://example.org/2003/12/13/atom03.html', lastmod: '2003-12-13T18:30:02Z', title },
       ]);
       assert.deepEqual(p.problems, []);
     },
@@ -232,9 +233,9 @@ const EXPECTATIONS: Record<string, { url: string; check(p: Parsed): void }> = {
         publicationDate: '2008-12-23',
         title: 'Companies A, B in Merger Talks',
       });
-      // An empty <news:name> is left out rather than kept as "".
+      // An empty <news:name> is left out rather than kept as "", and reported: Google News requires it.
       assert.deepEqual(p.urls[1]!.news, { publicationLanguage: 'en', publicationDate: '2025-05-27', title: 'Test empty news attributes' });
-      assert.deepEqual(p.problems, []);
+      assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [['NEWS_MISSING_NAME', 'http://www.example.org/empty_news_name.html']]);
     },
   },
   'sitemap-videos-tvshow.xml': {

@@ -3,7 +3,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isW3cDatetime, rfc822ToIso, w3cDatetimeMs } from '../../electron/engine/sitemap/datetime.js';
+import { isW3cDatetime, rfc822LacksZone, rfc822ToIso, w3cDatetimeMs } from '../../electron/engine/sitemap/datetime.js';
 import { parseLastmod } from '../../electron/service/url-store.js';
 
 test('isW3cDatetime accepts the forms sitemaps.org allows', () => {
@@ -104,6 +104,16 @@ test('rfc822ToIso converts RSS dates to ISO 8601 UTC', () => {
   assert.equal(rfc822ToIso('Mon, 01 Jan 24 00:00:00 EST'), '2024-01-01T05:00:00.000Z');
   assert.equal(rfc822ToIso('Tue, 31 December 2024 23:59:59 -0100'), '2025-01-01T00:59:59.000Z');
   assert.equal(rfc822ToIso('2024-01-02T03:04:05Z'), '2024-01-02T03:04:05Z', 'an ISO date given instead is kept');
+});
+
+test('an RFC 822 date without its zone names no instant: rfc822ToIso is null, rfc822LacksZone tells it apart', () => {
+  for (const s of ['05 Jan 17 13:34:55', 'Thu, 05 Jan 2017 13:34', 'Thu, 05 Jan 2017 13:34:55  ']) {
+    assert.equal(rfc822ToIso(s), null, s);
+    assert.equal(rfc822LacksZone(s), true, s);
+  }
+  for (const s of ['05 Jan 17 13:34:55 GMT', '05 Jan 17 13:34:55 +0100', 'sometime', '31 Feb 2017 13:34:55', '2017-01-05T13:34:55Z']) {
+    assert.equal(rfc822LacksZone(s), false, s);
+  }
 });
 
 test('rfc822ToIso returns null for what it cannot read', () => {

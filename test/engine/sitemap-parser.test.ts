@@ -238,6 +238,47 @@ test('lastmod, changefreq, priority, hreflang, image, video and news are read in
   ]);
 });
 
+test('an alternate link with media and no hreflang is a separate mobile URL, kept on the entry and no problem', () => {
+  const p = parse(
+    `<urlset ${NS} xmlns:xhtml="http://www.w3.org/1999/xhtml"><url><loc>http://h.test/page-1</loc>` +
+      '<xhtml:link rel="alternate" media="only screen and (max-width: 640px)" href="http://m.h.test/page-1"/>' +
+      '<xhtml:link rel="alternate" hreflang="de" media="only screen and (max-width: 640px)" href="http://m.h.test/de/page-1"/>' +
+      '<xhtml:link rel="alternate" media="handheld" href="/relative"/>' +
+      '<xhtml:link rel="alternate" href="http://h.test/neither"/></url></urlset>',
+  );
+  assert.deepEqual(p.urls, [
+    {
+      loc: 'http://h.test/page-1',
+      // with an hreflang it is a language version (of the mobile site), as before
+      alternates: [{ lang: 'de', href: 'http://m.h.test/de/page-1' }],
+      mobile: [{ href: 'http://m.h.test/page-1', media: 'only screen and (max-width: 640px)' }],
+    },
+  ]);
+  // a mobile link needs an absolute href; a link with neither hreflang nor media is an invalid alternate as before
+  assert.deepEqual(p.codes, ['INVALID_ALTERNATE', 'INVALID_ALTERNATE']);
+  assert.match(p.problems[0]!.message, /mobile version/);
+  assert.match(p.problems[1]!.message, /needs hreflang/);
+});
+
+test('a news entry without <news:publication><news:name> is NEWS_MISSING_NAME with its URL; the entry stays', () => {
+  const news = (inner: string) => `<news:news>${inner}<news:title>T</news:title></news:news>`;
+  const p = parse(
+    `<urlset ${NS} xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">` +
+      `<url><loc>http://h.test/named</loc>${news('<news:publication><news:name>Paper</news:name><news:language>en</news:language></news:publication>')}</url>` +
+      `<url><loc>http://h.test/no-name</loc>${news('<news:publication><news:language>en</news:language></news:publication>')}</url>` +
+      `<url><loc>http://h.test/empty-name</loc>${news('<news:publication><news:name> </news:name></news:publication>')}</url>` +
+      `<url><loc>http://h.test/no-publication</loc>${news('')}</url>` +
+      '<url><loc>http://h.test/no-news</loc></url></urlset>',
+  );
+  assert.deepEqual(p.locs, ['http://h.test/named', 'http://h.test/no-name', 'http://h.test/empty-name', 'http://h.test/no-publication', 'http://h.test/no-news']);
+  assert.deepEqual(p.urls[1]!.news, { publicationLanguage: 'en', title: 'T' });
+  assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [
+    ['NEWS_MISSING_NAME', 'http://h.test/no-name'],
+    ['NEWS_MISSING_NAME', 'http://h.test/empty-name'],
+    ['NEWS_MISSING_NAME', 'http://h.test/no-publication'],
+  ]);
+});
+
 test('an invalid lastmod is INVALID_LASTMOD with the URL, and the raw value is kept', () => {
   const bad = ['2024-13-01', '2023-02-29', '2024-01-01T10:00', '2024-01-01 10:00:00Z', 'yesterday', '2024-1-5', '2024-01-01T10:00:00+0100'];
   const good = ['2024', '2024-02', '2024-02-29', '2024-01-01T10:00Z', '2024-01-01T10:00:00-05:30', '1997-07-16T19:20:30.45+01:00'];
@@ -313,7 +354,7 @@ test('RSS 2.0: each <item><link> is a URL, pubDate converted to ISO', () => {
 </channel></rss>`);
   assert.equal(p.summary.type, 'rss');
   assert.deepEqual(p.urls, [
-    { loc: 'http://h.test/a', lastmod: '2002-09-07T09:42:31.000Z' },
+    { loc: 'http://h.test/a', lastmod: '2002-09-07T09:42:31.000Z', title: 'A' },
     { loc: 'http://h.test/b', lastmod: '2003-06-10T02:00:00.000Z' },
     { loc: 'http://h.test/c', lastmod: 'sometime' },
   ]);
@@ -332,6 +373,82 @@ test('Atom: each <entry><link href> (rel alternate or none) with <updated> as la
     { loc: 'http://h.test/posts/2', lastmod: '2024-01-03T00:00:00Z' },
   ]);
   assert.deepEqual(p.codes, ['MISSING_LOC']);
+});
+
+test('an RSS pubDate without a time zone is INVALID_LASTMOD, kept as written, not read as UTC', () => {
+  const p = parse(`<rss version="2.0"><channel>
+  <item><link>http://h.test/a</link><pubDate>05 Jan 17 13:34:55</pubDate></item>
+  <item><link>http://h.test/b</link><pubDate>Thu, 05 Jan 2017 13:34:55</pubDate></item>
+  <item><link>http://h.test/c</link><pubDate>05 Jan 17 13:34:55 +0100</pubDate></item>
+</channel></rss>`);
+  assert.deepEqual(p.urls, [
+    { loc: 'http://h.test/a', lastmod: '05 Jan 17 13:34:55' },
+    { loc: 'http://h.test/b', lastmod: 'Thu, 05 Jan 2017 13:34:55' },
+    { loc: 'http://h.test/c', lastmod: '2017-01-05T12:34:55.000Z' },
+  ]);
+  assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [
+    ['INVALID_LASTMOD', 'http://h.test/a'],
+    ['INVALID_LASTMOD', 'http://h.test/b'],
+  ]);
+  assert.match(p.problems[0]!.message, /has no time zone/);
+});
+
+test('Atom 0.3: <modified>, else <issued>, else <created> is the lastmod; its namespace is no WRONG_NAMESPACE', () => {
+  const p = parse(`<?xml version="1.0" encoding="utf-8"?>
+<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title>F</title><modified>2003-12-13T18:30:02Z</modified>
+  <entry><title>All three</title><link rel="alternate" type="text/html" href="http://h.test/1"/>
+    <created>2003-12-13T08:29:29-04:00</created><issued>2003-12-13T08:29:29-04:00</issued><modified>2003-12-13T18:30:02Z</modified></entry>
+  <entry><link rel="alternate" href="http://h.test/2"/><created>2003-12-12T00:00:00Z</created><issued>2003-12-13T08:29:29-04:00</issued></entry>
+  <entry><link rel="alternate" href="http://h.test/3"/><created>2003-12-12T00:00:00Z</created></entry>
+  <entry><link rel="alternate" href="http://h.test/4"/><modified></modified><issued>2003-12-13</issued></entry>
+  <entry><link rel="alternate" href="http://h.test/5"/><issued>2003-12-13T08:29:29</issued></entry>
+</feed>`);
+  assert.equal(p.summary.type, 'atom');
+  assert.deepEqual(p.urls, [
+    { loc: 'http://h.test/1', lastmod: '2003-12-13T18:30:02Z', title: 'All three' },
+    { loc: 'http://h.test/2', lastmod: '2003-12-13T08:29:29-04:00' },
+    { loc: 'http://h.test/3', lastmod: '2003-12-12T00:00:00Z' },
+    { loc: 'http://h.test/4', lastmod: '2003-12-13' }, // an empty <modified> gives way to <issued>
+    { loc: 'http://h.test/5', lastmod: '2003-12-13T08:29:29' }, // Atom 0.3 lets <issued> omit the zone: no instant, reported
+  ]);
+  assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [['INVALID_LASTMOD', 'http://h.test/5']]);
+});
+
+test('Atom 1.0: <updated>, else <published>, is the lastmod', () => {
+  const p = parse(`<feed xmlns="http://www.w3.org/2005/Atom"><title>F</title>
+  <entry><link href="http://h.test/1"/><published>2024-01-01T00:00:00Z</published><updated>2024-02-01T00:00:00Z</updated></entry>
+  <entry><link href="http://h.test/2"/><published>2024-01-01T00:00:00Z</published></entry>
+</feed>`);
+  assert.deepEqual(p.urls, [
+    { loc: 'http://h.test/1', lastmod: '2024-02-01T00:00:00Z' },
+    { loc: 'http://h.test/2', lastmod: '2024-01-01T00:00:00Z' },
+  ]);
+  assert.deepEqual(p.problems, []);
+});
+
+test('feed items keep their title (the first, whitespace runs made one space); the channel\'s and feed\'s titles are no entry\'s', () => {
+  const rss = parse(`<rss version="2.0"><channel><title>Channel</title>
+  <item><title><![CDATA[Fish &amp; chips]]></title><link>http://h.test/a</link></item>
+  <item><title>
+    Wrapped
+    title &amp; more </title><link>http://h.test/b</link><title>second</title></item>
+  <item><title></title><link>http://h.test/c</link></item>
+</channel></rss>`);
+  assert.deepEqual(rss.urls, [
+    { loc: 'http://h.test/a', title: 'Fish &amp; chips' },
+    { loc: 'http://h.test/b', title: 'Wrapped title & more' },
+    { loc: 'http://h.test/c' },
+  ]);
+  const rdf = parse(`<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+  <channel><title>Channel</title><link>http://h.test/</link></channel>
+  <item><title>One</title><link>http://h.test/1</link></item>
+</rdf:RDF>`);
+  assert.deepEqual(rdf.urls, [{ loc: 'http://h.test/1', title: 'One' }]);
+  const atom = parse(`<feed xmlns="http://www.w3.org/2005/Atom"><title>Feed</title>
+  <entry><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">An <b>xhtml</b> title</div></title><link href="http://h.test/x"/></entry>
+</feed>`);
+  assert.deepEqual(atom.urls, [{ loc: 'http://h.test/x', title: 'An xhtml title' }]);
+  assert.deepEqual([...rss.codes, ...rdf.codes, ...atom.codes], []);
 });
 
 test('an HTML page is type unknown with a fatal NOT_A_SITEMAP', () => {

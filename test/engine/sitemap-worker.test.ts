@@ -172,6 +172,37 @@ test('a large gzipped urlset and a truncated one read the same in the worker', a
   }
 });
 
+test('feed titles and dates, mobile alternates and news problems read the same in the worker as on this thread', async () => {
+  const docs: [string, string][] = [
+    [
+      'http://127.0.0.1/m.xml',
+      `<urlset ${NS} xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">` +
+        '<url><loc>http://127.0.0.1/a</loc><xhtml:link rel="alternate" media="only screen and (max-width: 640px)" href="http://m.127.0.0.1/a"/>' +
+        '<xhtml:link rel="alternate" hreflang="de" href="http://127.0.0.1/de/a"/></url>' +
+        '<url><loc>http://127.0.0.1/b</loc><lastmod>2024-01-02</lastmod><xhtml:link rel="alternate" media="handheld" href="http://m.127.0.0.1/b"/>' +
+        '<news:news><news:publication><news:language>en</news:language></news:publication><news:title>T ✓</news:title></news:news></url></urlset>',
+    ],
+    [
+      'http://127.0.0.1/rss.xml',
+      '<rss version="2.0"><channel><title>C</title><item><title>Fish &amp; "chips" ✓</title><link>http://127.0.0.1/r1</link>' +
+        '<pubDate>05 Jan 17 13:34:55</pubDate></item><item><title>Two</title><link>http://127.0.0.1/r2</link>' +
+        '<pubDate>Thu, 05 Jan 2017 13:34:55 GMT</pubDate></item></channel></rss>',
+    ],
+    [
+      'http://127.0.0.1/atom03.xml',
+      '<feed version="0.3" xmlns="http://purl.org/atom/ns#"><entry><title>Old</title><link rel="alternate" href="http://127.0.0.1/o1"/>' +
+        '<issued>2003-12-13T08:29:29-04:00</issued><created>2003-12-12T00:00:00Z</created></entry></feed>',
+    ],
+  ];
+  for (const [url, doc] of docs) {
+    const bytes = Buffer.from(doc);
+    const here = await collect(streamSitemap, chunked(bytes, 37).iterable, url, 3);
+    const there = await collect(streamSitemapInWorker, chunked(bytes, 37).iterable, url, 3);
+    assert.ok(here.items.some((i) => i.kind === 'url' && (i.entry.title !== undefined || i.entry.mobile !== undefined)), url);
+    assertSame(there, here, url);
+  }
+});
+
 test('chunks marked as the body\'s own are handed to the worker as they are; others are copied', async () => {
   const zipped = gzipSync(Buffer.from(urlset(10_000)));
   const url = 'http://127.0.0.1/sitemap.xml';
@@ -550,6 +581,14 @@ test('items cross to the main thread as they are, a URL item as a row with its u
       news: { publicationName: 'P', publicationLanguage: 'en', title: 'T', publicationDate: '2024-01-02' },
     },
     { loc: 'http://127.0.0.1/n', lastmod: '2024-01-02', news: { title: 'only news' } },
+    { loc: 'http://127.0.0.1/feed', lastmod: '05 Jan 17 13:34:55', title: 'A "feed" item ✓' },
+    { loc: 'http://127.0.0.1/plain-title', title: 'Plain' },
+    {
+      loc: 'http://127.0.0.1/m',
+      alternates: [{ lang: 'de', href: 'http://127.0.0.1/de/m' }],
+      mobile: [{ href: 'http://m.127.0.0.1/m', media: 'only screen and (max-width: 640px)' }],
+    },
+    { loc: 'http://127.0.0.1/m2', mobile: [{ href: 'http://m.127.0.0.1/m2', media: 'handheld' }], news: { publicationLanguage: 'en' } },
     { loc: 'http://[bad' },
   ];
   for (let i = 0; i <= 10; i++) entries.push({ loc: `http://127.0.0.1/p${i}`, priority: i / 10 });

@@ -125,32 +125,45 @@ const ZONES: Record<string, number> = {
 
 /**
  * An RSS pubDate as an ISO 8601 UTC string (`2002-09-07T09:42:31.000Z`), or null when it is not an
- * RFC 822 date. An ISO date given instead (a common mistake) is accepted when it is a W3C Datetime.
+ * RFC 822 date. RFC 822 requires the zone: a date without one names no instant (reading it as UTC
+ * would invent one), so it is null too (rfc822LacksZone tells it apart). An ISO date given instead
+ * (a common mistake) is accepted when it is a W3C Datetime.
  */
 export function rfc822ToIso(s: string): string | null {
   const m = RFC822.exec(s);
   if (m === null) return isW3cDatetime(s) ? s : null;
+  const zone = m[7];
+  if (zone === undefined) return null;
+  const utc = rfc822Fields(m);
+  if (Number.isNaN(utc)) return null;
+  let offsetMinutes: number;
+  if (zone[0] === '+' || zone[0] === '-') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    offsetMinutes = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5)));
+  } else {
+    const known = ZONES[zone.toUpperCase()];
+    if (known === undefined) return null;
+    offsetMinutes = known;
+  }
+  return new Date(utc - offsetMinutes * 60_000).toISOString();
+}
+
+/** True when `s` would be an RFC 822 date but for its missing zone (`05 Jan 17 13:34:55`). */
+export function rfc822LacksZone(s: string): boolean {
+  const m = RFC822.exec(s);
+  return m !== null && m[7] === undefined && !Number.isNaN(rfc822Fields(m));
+}
+
+/** The date and time of an RFC822 match as if in UTC (ms), or NaN when a field is out of range. */
+function rfc822Fields(m: RegExpExecArray): number {
   const month = MONTHS.indexOf(m[2]!.toLowerCase());
-  if (month < 0) return null;
+  if (month < 0) return NaN;
   let year = Number(m[3]);
   if (m[3]!.length === 2) year += year < 50 ? 2000 : 1900;
   const day = Number(m[1]);
   const hour = Number(m[4]);
   const minute = Number(m[5]);
   const second = m[6] === undefined ? 0 : Number(m[6]);
-  if (day < 1 || day > daysInMonth(year, month + 1) || hour > 23 || minute > 59 || second > 60) return null;
-  let offsetMinutes = 0;
-  const zone = m[7];
-  if (zone !== undefined) {
-    if (zone[0] === '+' || zone[0] === '-') {
-      const sign = zone[0] === '-' ? -1 : 1;
-      offsetMinutes = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5)));
-    } else {
-      const known = ZONES[zone.toUpperCase()];
-      if (known === undefined) return null;
-      offsetMinutes = known;
-    }
-  }
-  const ms = Date.UTC(year, month, day, hour, minute, second) - offsetMinutes * 60_000;
-  return new Date(ms).toISOString();
+  if (day < 1 || day > daysInMonth(year, month + 1) || hour > 23 || minute > 59 || second > 60) return NaN;
+  return Date.UTC(year, month, day, hour, minute, second);
 }

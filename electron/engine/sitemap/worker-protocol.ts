@@ -211,7 +211,9 @@ export class WireWriter {
     const changefreq = entry.changefreq;
     const priority = entry.priority;
     const hasPriority = priority !== undefined && Number.isFinite(priority);
-    const extra = !!(entry.alternates?.length || entry.images?.length || entry.videos?.length || entry.news);
+    const extra = !!(
+      entry.alternates?.length || entry.images?.length || entry.videos?.length || entry.news || entry.mobile?.length || entry.title !== undefined
+    );
     // As encodeTail: placeholders for absent fields, trailing absents dropped.
     if (extra || hasPriority || changefreq !== undefined || lastmod !== undefined) {
       this.byte(44);
@@ -236,7 +238,7 @@ export class WireWriter {
 
   /**
    * JSON.stringify(entryExtra(entry)), with the hreflang pairs (the usual extra) written here and the
-   * rarer images, videos and news by JSON.stringify.
+   * rarer images, videos, news, mobile alternates and title by JSON.stringify.
    */
   private extra(entry: SitemapUrlEntry): void {
     const alternates = entry.alternates;
@@ -265,7 +267,9 @@ export class WireWriter {
       more = true;
     }
     if (entry.videos?.length) more = this.member(more, '"v":', entry.videos);
-    if (entry.news) this.member(more, '"n":', entry.news);
+    if (entry.news) more = this.member(more, '"n":', entry.news);
+    if (entry.mobile?.length) more = this.member(more, '"m":', entry.mobile.map((m) => [m.media, m.href]));
+    if (entry.title !== undefined) this.member(more, '"t":', entry.title);
     this.byte(125); // }
   }
 

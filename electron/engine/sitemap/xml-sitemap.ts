@@ -1,11 +1,11 @@
 /**
- * The sitemap vocabularies over XML element events: urlset (with the hreflang, image, video and
- * news extensions), sitemapindex, RSS 2.0 (and 1.0) and Atom. Namespace-agnostic: elements are
- * matched by local name and position, so `sit:urlset` or a missing namespace read the same.
+ * The sitemap vocabularies over XML element events: urlset (with the hreflang, mobile, image, video
+ * and news extensions), sitemapindex, RSS 2.0 (and 1.0) and Atom (1.0 and 0.3). Namespace-agnostic:
+ * elements are matched by local name and position, so `sit:urlset` or a missing namespace read the same.
  */
-import type { HreflangAlternate, SitemapImage, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../shared/model.js';
+import type { HreflangAlternate, SitemapImage, SitemapMobileAlternate, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../shared/model.js';
 import { resolveUrl } from '../url.js';
-import { isW3cDatetime, rfc822ToIso, w3cDatetimeMs } from './datetime.js';
+import { isW3cDatetime, rfc822LacksZone, rfc822ToIso, w3cDatetimeMs } from './datetime.js';
 import { MAX_FIELD_CHARS } from './limits.js';
 import { clip, type ItemSink } from './sink.js';
 import { SimpleUrlMatcher } from './simple-url.js';
@@ -13,6 +13,7 @@ import type { Attributes, ElementHandler } from './xml-reader.js';
 
 const SITEMAP_NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
 const ATOM_NS = 'http://www.w3.org/2005/Atom';
+const ATOM03_NS = 'http://purl.org/atom/ns#';
 const CHANGEFREQS = new Set(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
 const PRIORITY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 /** Powers of ten that are exact doubles, by exponent. */
@@ -40,6 +41,8 @@ export function priorityNumber(text: string): number {
   return point < 0 ? m : m / POW10[n - 1 - point]!;
 }
 const HTTP_SCHEME = /^https?:\/\//i;
+/** Whitespace runs in a title (line breaks of a wrapped feed title): one space each. */
+const SPACE_RUN = /\s+/g;
 
 // Document kinds.
 const K_NONE = 0;
@@ -76,6 +79,11 @@ const F_NEWS_DATE = 17;
 const F_NEWS_TITLE = 18;
 /** Text directly inside an index's <sitemap>, kept only to explain a missing <loc>. */
 const F_BARE = 19;
+/** A feed item's <title>. */
+const F_TITLE = 20;
+/** A feed entry's second and third choice of date: Atom's <published> (0.3: <issued>), then 0.3's <created>. */
+const F_PUBLISHED = 21;
+const F_CREATED = 22;
 
 const FIELD_NAMES: Record<number, string> = {
   [F_LASTMOD]: '<lastmod>', [F_CHANGEFREQ]: '<changefreq>', [F_PRIORITY]: '<priority>',
@@ -83,7 +91,8 @@ const FIELD_NAMES: Record<number, string> = {
   [F_VIDEO_THUMBNAIL]: '<video:thumbnail_loc>', [F_VIDEO_TITLE]: '<video:title>', [F_VIDEO_DESCRIPTION]: '<video:description>',
   [F_VIDEO_CONTENT]: '<video:content_loc>', [F_VIDEO_PLAYER]: '<video:player_loc>', [F_VIDEO_DURATION]: '<video:duration>',
   [F_VIDEO_DATE]: '<video:publication_date>', [F_NEWS_NAME]: '<news:name>', [F_NEWS_LANGUAGE]: '<news:language>',
-  [F_NEWS_DATE]: '<news:publication_date>', [F_NEWS_TITLE]: '<news:title>', [F_BARE]: 'text',
+  [F_NEWS_DATE]: '<news:publication_date>', [F_NEWS_TITLE]: '<news:title>', [F_BARE]: 'text', [F_TITLE]: '<title>',
+  [F_PUBLISHED]: '<published>', [F_CREATED]: '<created>',
 };
 
 interface VideoDraft extends SitemapVideo {
@@ -104,10 +113,14 @@ export class SitemapXmlHandler implements ElementHandler {
   private changefreq: string | undefined;
   private priority: string | undefined;
   private alternates: HreflangAlternate[] | undefined;
+  private mobile: SitemapMobileAlternate[] | undefined;
   private images: SitemapImage[] | undefined;
   private videos: VideoDraft[] | undefined;
   private news: SitemapNews | undefined;
   private atomLinks: string[] | undefined;
+  private title: string | undefined;
+  private published: string | undefined;
+  private created: string | undefined;
   private bareText: string | undefined;
   /** Problems found inside the entry, reported once its URL is known. */
   private deferred: [code: string, message: string][] | undefined;
@@ -191,6 +204,8 @@ export class SitemapXmlHandler implements ElementHandler {
             else if (this.loc === undefined) this.loc = href.trim();
           } else if (local === 'pubDate') {
             this.capture(F_LASTMOD, depth);
+          } else if (local === 'title') {
+            this.capture(F_TITLE, depth);
           }
         }
         return;
@@ -198,8 +213,19 @@ export class SitemapXmlHandler implements ElementHandler {
         if (depth === 1) {
           if (local === 'entry') this.startEntry(1);
         } else if (depth === 2 && this.entryDepth === 1) {
-          if (local === 'link') this.atomLink(attrs ?? {});
-          else if (local === 'updated') this.capture(F_LASTMOD, depth);
+          switch (local) {
+            case 'link': return this.atomLink(attrs ?? {});
+            case 'title': return this.capture(F_TITLE, depth);
+            // Atom 1.0 dates an entry by <updated>, else <published>; Atom 0.3 by <modified>, <issued>, <created>.
+            case 'updated':
+            case 'modified':
+              return this.capture(F_LASTMOD, depth);
+            case 'published':
+            case 'issued':
+              return this.capture(F_PUBLISHED, depth);
+            case 'created':
+              return this.capture(F_CREATED, depth);
+          }
         }
         return;
     }
@@ -269,7 +295,7 @@ export class SitemapXmlHandler implements ElementHandler {
     if (ns === undefined) return;
     const colon = qname.indexOf(':');
     const declared = attrs[colon === -1 ? 'xmlns' : `xmlns:${qname.slice(0, colon)}`];
-    if (declared !== ns) {
+    if (declared !== ns && !(this.kind === K_ATOM && declared === ATOM03_NS)) {
       this.sink.problem(
         'WRONG_NAMESPACE',
         declared === undefined
@@ -344,6 +370,19 @@ export class SitemapXmlHandler implements ElementHandler {
     if ((attrs.rel ?? '').trim().toLowerCase() !== 'alternate') return;
     const lang = attrs.hreflang?.trim();
     const href = attrs.href?.trim();
+    const media = attrs.media?.trim();
+    if (!lang && media) {
+      // No hreflang but a media query: Google's annotation of a separate mobile URL, not a language version.
+      if (!href || !HTTP_SCHEME.test(href)) {
+        this.defer(
+          'INVALID_ALTERNATE',
+          `An <xhtml:link rel="alternate" media="${clip(media)}"> (a mobile version) needs an absolute href (found href="${clip(href ?? '')}"); skipped.`,
+        );
+        return;
+      }
+      (this.mobile ??= []).push({ href, media });
+      return;
+    }
     if (!lang || !href || !HTTP_SCHEME.test(href)) {
       this.defer(
         'INVALID_ALTERNATE',
@@ -438,6 +477,9 @@ export class SitemapXmlHandler implements ElementHandler {
       case F_NEWS_DATE: if (value !== '') this.news!.publicationDate = value; return;
       case F_NEWS_TITLE: if (value !== '') this.news!.title = value; return;
       case F_BARE: this.bareText = value; return;
+      case F_TITLE: if (this.title === undefined && value !== '') this.title = value.replace(SPACE_RUN, ' '); return;
+      case F_PUBLISHED: this.published = value; return;
+      case F_CREATED: this.created = value; return;
     }
   }
 
@@ -455,10 +497,14 @@ export class SitemapXmlHandler implements ElementHandler {
     this.changefreq = undefined;
     this.priority = undefined;
     this.alternates = undefined;
+    this.mobile = undefined;
     this.images = undefined;
     this.videos = undefined;
     this.news = undefined;
     this.atomLinks = undefined;
+    this.title = undefined;
+    this.published = undefined;
+    this.created = undefined;
     this.bareText = undefined;
     this.deferred = undefined;
     this.sub = S_NONE;
@@ -513,9 +559,19 @@ export class SitemapXmlHandler implements ElementHandler {
       }
     }
     if (this.alternates !== undefined) entry.alternates = this.alternates;
+    if (this.mobile !== undefined) entry.mobile = this.mobile;
     if (this.images !== undefined) entry.images = this.images;
     if (this.videos !== undefined) entry.videos = this.videos.map((v) => this.finishVideo(v, loc));
-    if (this.news !== undefined) entry.news = this.news;
+    if (this.news !== undefined) {
+      entry.news = this.news;
+      if (this.news.publicationName === undefined) {
+        this.sink.problem(
+          'NEWS_MISSING_NAME',
+          `The <news:news> of ${loc} has no (or an empty) <news:publication><news:name>; Google News requires the publication's name.`,
+          loc,
+        );
+      }
+    }
     this.reportDeferred(loc);
     this.sink.url(entry);
   }
@@ -563,22 +619,24 @@ export class SitemapXmlHandler implements ElementHandler {
     this.sink.child(loc, lastmod);
   }
 
-  /** RSS <item> and Atom <entry>: one URL per link, the item's date as lastmod. */
+  /** RSS <item> and Atom <entry>: one URL per link, the item's date as lastmod, its title. */
   private endFeedEntry(element: string, linkName: string, toLastmod: (raw: string) => string | null): void {
     const links = this.atomLinks ?? (this.loc !== undefined ? [this.loc] : []);
     if (links.length === 0) {
       this.sink.problem('MISSING_LOC', `A feed ${element} has no ${linkName}; it was skipped.`);
       return;
     }
+    const date = firstDate(this.lastmod, this.published, this.created);
     for (const link of links) {
       const loc = this.sink.checkLoc(link, linkName, this.locOverflowed);
       if (loc === null) continue;
       const entry: SitemapUrlEntry = { loc };
-      if (this.lastmod !== undefined) {
-        const iso = toLastmod(this.lastmod);
+      if (date !== undefined) {
+        const iso = toLastmod(date);
         if (iso !== null) entry.lastmod = iso;
-        else this.invalidLastmod(loc, this.lastmod, entry);
+        else this.invalidLastmod(loc, date, entry);
       }
+      if (this.title !== undefined) entry.title = this.title;
       this.reportDeferred(loc);
       this.sink.url(entry);
     }
@@ -591,7 +649,9 @@ export class SitemapXmlHandler implements ElementHandler {
       raw === ''
         ? `The date of ${loc} is empty.`
         : this.kind === K_RSS
-          ? `The <pubDate> "${clip(raw)}" of ${loc} is not an RFC 822 date (like "Sat, 07 Sep 2002 09:42:31 GMT"); kept as written.`
+          ? rfc822LacksZone(raw)
+            ? `The <pubDate> "${clip(raw)}" of ${loc} has no time zone (RFC 822 requires one, like "GMT" or "+0200"), so its instant is unknown; kept as written.`
+            : `The <pubDate> "${clip(raw)}" of ${loc} is not an RFC 822 date (like "Sat, 07 Sep 2002 09:42:31 GMT"); kept as written.`
           : `The date "${clip(raw)}" of ${loc} is not a W3C Datetime (YYYY, YYYY-MM, YYYY-MM-DD or YYYY-MM-DDThh:mm[:ss]±hh:mm/Z); kept as written.`,
       loc,
     );
@@ -603,6 +663,17 @@ export class SitemapXmlHandler implements ElementHandler {
     for (const [code, message] of this.deferred) this.sink.problem(code, `${message} (entry ${loc})`, loc);
     this.deferred = undefined;
   }
+}
+
+/** A feed entry's date by preference: the first given that is not empty, else an empty one (reported as such). */
+function firstDate(...dates: (string | undefined)[]): string | undefined {
+  let empty: string | undefined;
+  for (const d of dates) {
+    if (d === undefined) continue;
+    if (d !== '') return d;
+    empty = d;
+  }
+  return empty;
 }
 
 function rssDate(raw: string): string | null {

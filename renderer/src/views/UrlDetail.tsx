@@ -198,12 +198,16 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
         )}
         {entry && (
           <div className="kv-inline">
+            {entry.title !== undefined && <Kv k="Feed title" v={entry.title} />}
             <Kv k="lastmod" v={entry.lastmod} mono />
             <Kv k="changefreq" v={entry.changefreq} />
             <Kv k="priority" v={entry.priority !== undefined ? String(entry.priority) : undefined} />
             <Kv k="Images" v={entry.images?.length ? String(entry.images.length) : undefined} />
             <Kv k="Videos" v={entry.videos?.length ? String(entry.videos.length) : undefined} />
             <Kv k="News" v={entry.news?.title ?? entry.news?.publicationName} />
+            {entry.mobile?.map((m, i) => (
+              <Kv key={`m${i}`} k="Mobile URL" v={<UrlLink url={m.href} />} note={m.media} />
+            ))}
           </div>
         )}
       </Section>
