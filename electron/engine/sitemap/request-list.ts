@@ -306,6 +306,8 @@ export class SitemapRequestList {
       url: q.url,
       parentId: q.parentId,
       ...(q.lastmod ? { lastmod: q.lastmod } : {}),
+      // robots.txt's announcement widens its scope: a resume must read it with the same one.
+      ...(q.scope ? { scope: q.scope } : {}),
     });
     const pending = [...this.front, ...this.queue.slice(this.queueHead)].map(strip);
     let current: SitemapRequestListState['current'] = null;
