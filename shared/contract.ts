@@ -183,6 +183,7 @@ export const SitemapNodeSchema = object({
   lastmod: string().optional(),
   problems: array(ProblemSchema),
   finalUrl: string().optional(),
+  redirectChain: array(object({ url: string(), status: int() })).optional(),
   findings: array(AuditBadgeSchema).optional(),
 }) satisfies ZodType<SitemapNode>;
 

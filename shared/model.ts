@@ -118,6 +118,8 @@ export interface SitemapNode {
   problems: Problem[];
   /** Where the fetch ended up, when it was redirected. */
   finalUrl?: string;
+  /** Each redirect hop followed before finalUrl (sitemaps and robots.txt are followed), in order. */
+  redirectChain?: RedirectHop[];
   /**
    * Audit badges, set by the service on the nodes it answers (never journalled): the sitemap's own
    * findings (count 1) and, per URL finding, how many of its listings have it.

@@ -108,6 +108,7 @@ export class Crawler {
       isAllowed: (url) => this.isAllowedCached(url),
       keepSitemap: opts.keepSitemap,
       onNode: (node) => this.emitNode(node),
+      checkRedirect: (next, from) => this.checkSitemapHop(next, from),
       state: opts.checkpoint?.sitemapList as never,
       limit: opts.settings.maxUrls ?? undefined,
     });
@@ -379,6 +380,28 @@ export class Crawler {
     return robotsFromCheckpoint(saved).isAllowed(url, this.settings.userAgent);
   }
 
+  /**
+   * A sitemap's redirect hop is followed only into the crawl's scope (or on the host it leaves: a
+   * sitemap host of its own) and where robots.txt allows it; otherwise the sitemap fails with why.
+   */
+  private async checkSitemapHop(next: string, from: string): Promise<void> {
+    let sameHost = false;
+    try {
+      sameHost = new URL(next).hostname === new URL(from).hostname;
+    } catch {
+      // an unparsable hop is refused by the fetcher itself
+    }
+    if (!sameHost && !inScope(next, this.scopeAnchor(), this.settings.scope)) {
+      throw new EngineError(
+        'REDIRECT_OUT_OF_SCOPE',
+        `${from} redirects to ${next}, outside the crawl's scope (${this.settings.scope}): not followed.`,
+      );
+    }
+    if (!(await this.isAllowed(next))) {
+      throw new EngineError('REDIRECT_DISALLOWED', `${from} redirects to ${next}, which robots.txt disallows: not fetched.`);
+    }
+  }
+
   // ---------------------------------------------------------------- admission
 
   /** Decides what happens to a URL about to enter the frontier. */
@@ -463,7 +486,9 @@ export class Crawler {
     };
     if (res.status >= 300 && res.status < 400) {
       // Recorded as SEO crawlers do: the URL keeps its own 3xx and Location; the target is a URL of its own.
-      res.body.resume(); // a small redirect body is drained, so its socket is reused
+      // A small redirect body is drained, so its socket is reused; nobody reads it, so its errors are dropped.
+      res.body.on('error', () => {});
+      res.body.resume();
       base.durationMs = res.elapsedMs();
       const location = res.headers.location;
       const target = location === undefined ? null : resolveUrl(location.trim(), req.url);

@@ -57,6 +57,11 @@ export interface SitemapRequestListOptions {
   batchSize?: number;
   /** robots.txt check before fetching a sitemap; a disallowed one is 'skipped' with a problem. */
   isAllowed?(url: string): boolean;
+  /**
+   * Asked before a sitemap's redirect hop is followed (out of scope, disallowed by robots.txt):
+   * throws an EngineError to refuse it; the sitemap then fails with that problem.
+   */
+  checkRedirect?(next: string, from: string): void | Promise<void>;
   /** Filter for child sitemaps listed by an index; a rejected one is 'skipped' with a problem. */
   keepSitemap?(url: string): boolean;
   /** Every add or change of a tree node (a copy of the whole node). */
@@ -482,7 +487,7 @@ export class SitemapRequestList {
       node.state = 'fetching';
       this.emit(node);
       try {
-        response = await this.opts.fetcher.fetch(item.url, { accept: ACCEPT, maxBodyBytes: this.maxBody() });
+        response = await this.opts.fetcher.fetch(item.url, { accept: ACCEPT, maxBodyBytes: this.maxBody(), beforeRedirect: this.hopCheck });
       } catch (err) {
         const e = asProblem(err, 'NETWORK_ERROR', item.url);
         node.state = 'error';
@@ -497,6 +502,7 @@ export class SitemapRequestList {
 
     node.httpStatus = response.status;
     if (response.finalUrl && response.finalUrl !== item.url) node.finalUrl = response.finalUrl;
+    if (response.redirectChain?.length) node.redirectChain = response.redirectChain.map((h) => ({ ...h }));
     if (response.status < 200 || response.status >= 300) {
       response.body.destroy();
       void discardSpool(item);
@@ -584,7 +590,12 @@ export class SitemapRequestList {
     const ahead: NonNullable<Queued['ahead']> = { done: Promise.resolve(), abort };
     ahead.done = (async () => {
       try {
-        const response = await this.opts.fetcher.fetch(next.url, { accept: ACCEPT, maxBodyBytes: this.maxBody(), signal: abort.signal });
+        const response = await this.opts.fetcher.fetch(next.url, {
+          accept: ACCEPT,
+          maxBodyBytes: this.maxBody(),
+          signal: abort.signal,
+          beforeRedirect: this.hopCheck,
+        });
         if (abort.signal.aborted) {
           response.body.destroy();
           return;
@@ -794,6 +805,8 @@ export class SitemapRequestList {
     this.resumeAt = null;
     return q;
   }
+
+  private readonly hopCheck = (next: string, from: string): void | Promise<void> => this.opts.checkRedirect?.(next, from);
 
   /** The fetcher's body cap: past the parser's own, so the parser is the one to report size. */
   private maxBody(): number {
