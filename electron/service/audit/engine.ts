@@ -19,7 +19,6 @@ import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { FUTURE_SLACK_MS, lastmodVerdictAt, SiteVariants, type LastmodVerdict } from './entry-checks.js';
-import { hashKey } from './key-hash.js';
 import { entryLastmodMs } from '../../engine/sitemap/entry-facts.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { isValidHreflang } from './hreflang-codes.js';
@@ -164,12 +163,9 @@ export class AuditEngine {
   private readonly more = new Map<number, Set<number>>();
   private readonly redirects = new Map<number, string>();
   private readonly hreflang: HreflangGraph;
-  /** The hash of the key of the URL whose listing was read last (listing → discover). */
-  private ownHash = 0;
-  /** The listing being read: its alternates' hashes and keys (see listing). */
-  private readonly targets: number[] = [];
+  /** The listing being read: its alternates' keys (see listing). */
   private readonly targetKeys: string[] = [];
-  private readonly targetIdOf = (i: number): number => this.keys.idOf(this.targetKeys[i]!) ?? -1;
+  private readonly notOk = (id: number): boolean => this.answersNot200(id);
   private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
 
   private readonly sitemaps: SitemapInfo[] = [];
@@ -192,8 +188,8 @@ export class AuditEngine {
     }
     this.ownKeys = opts.keys ? null : new OwnUrlKeys();
     this.keys = opts.keys ?? this.ownKeys!;
-    // Targets' ids are resolved here, by key (addAlternates' targetIds), and bound on admission.
-    this.hreflang = new HreflangGraph(() => -1);
+    // Alternates are found by key through the same keys (the frontier), and bound on results.
+    this.hreflang = new HreflangGraph(this.keys);
   }
 
   // ---------------------------------------------------------------- events
@@ -243,10 +239,8 @@ export class AuditEngine {
     this.settle(id, before);
     const key = this.keys.keyOf(id);
     if (key !== undefined) {
-      const hash = hashKey(key);
       // Bound even with no alternates yet: a URL named later is looked up only if it has a result.
-      this.hreflang.bind(hash, id);
-      if (this.hreflang.size().edges > 0) for (const source of this.hreflang.namedBy(hash)) this.recomputeHreflang(source);
+      for (const source of this.hreflang.bind(key, id)) this.recomputeHreflang(source);
     }
   }
 
@@ -425,9 +419,7 @@ export class AuditEngine {
     if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
     else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh);
     this.settle(id, before);
-    // The listed URL's own hash was just worked out: reading its key back from the frontier and
-    // hashing it again cost as much as the rest of its listing (benchmark profile).
-    if (affected) for (const source of affected) this.recomputeHreflang(source, source === id ? this.ownHash : undefined);
+    if (affected) for (const source of affected) this.recomputeHreflang(source);
   }
 
   /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
@@ -462,22 +454,16 @@ export class AuditEngine {
         break;
       }
     }
-    // Scratch arrays, filled afresh for each listing (the graph reads them during the call only).
-    const targets = this.targets;
+    // A scratch array, filled afresh for each listing (the graph reads it during the call only).
     const targetKeys = this.targetKeys;
-    targets.length = 0;
     targetKeys.length = 0;
     for (const a of alternates) {
       const k = tryUniqueKey(a.href);
-      if (k === null) continue;
-      targets.push(hashKey(k));
-      targetKeys.push(k);
+      if (k !== null) targetKeys.push(k);
     }
     const own = key ?? this.keys.keyOf(id);
     if (own === undefined) return null;
-    this.ownHash = hashKey(own);
-    // The frontier is asked only for targets whose id the graph does not know yet.
-    return this.hreflang.addAlternates(this.ownHash, id, targets, this.targetIdOf, fresh);
+    return this.hreflang.addAlternates(own, id, targetKeys, fresh);
   }
 
   /**
@@ -576,14 +562,9 @@ export class AuditEngine {
     s.pendingScope = keep.length > 0 ? keep : null;
   }
 
-  /** Judges the alternates of source `id` again; `hash` is its key's hash when known. */
-  private recomputeHreflang(id: number, hash?: number): void {
-    if (hash === undefined) {
-      const key = this.keys.keyOf(id);
-      if (key === undefined) return;
-      hash = hashKey(key);
-    }
-    const v = this.hreflang.verdict(id, hash, (t) => this.answersNot200(t));
+  /** Judges the alternates of source `id` again. */
+  private recomputeHreflang(id: number): void {
+    const v = this.hreflang.verdict(id, this.notOk);
     const before = this.maskOf(id);
     let f = this.flags[id]! & ~(F_HREF_NONRECIP | F_HREF_BAD_TARGET);
     if (v.nonReciprocal) f |= F_HREF_NONRECIP;

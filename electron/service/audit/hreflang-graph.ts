@@ -2,26 +2,42 @@
  * The hreflang graph of the sitemaps: for each URL listed with alternates (a source), the URLs it names.
  * Reciprocity: A naming B (B ≠ A) is answered when B's own sitemap entry names A.
  *
- * Compact, with no record per URL: the benchmark's sites name, on one URL in five, two alternates that
- * are never admitted, and a node per URL (named or naming) cost 24 MB at 1M URLs. Here an edge is the
- * 64-bit hash of its target in a log, in the order edges came; a source's edges are contiguous runs of
- * the log, each run one (start, source id) record. Two hash indexes (a table of each key's newest entry,
- * entries linked to the previous one with their key) find edges by target ("who names B") and runs by
- * source id, a third finds known ids by hash. Ids are kept by hash only for URLs that are named and whose
- * id is known (the alternates that are sources or have a result, the sources others name). About 16–20
- * bytes per edge and per run, plus a fixed 1 MiB hash filter.
+ * Exact: hashes only choose where to look (a filter entry, an index slot); what decides an answer is a
+ * URL id or a key. An edge holds its target's id once the target is a source or has a result (`bind`),
+ * learnt from the frontier by key, or else its target's key itself. So "does B name A" is a comparison
+ * of ids (A is a source: every edge naming it has its id), and two keys sharing a hash cost a
+ * comparison of keys, never a wrong verdict.
  *
- * Contract: a source has an id; `targetId` (or `idOf`) knows the id of every URL that was listed with
- * alternates (that is how a named URL is known to be a source); `bind` is called on every result.
+ * Compact, with no record per URL: the benchmark's sites name, on one URL in five, two alternates that
+ * are never admitted, and a node per URL (named or naming) cost 24 MB at 1M URLs. Here an edge is, in a
+ * log in the order edges came, its target's 32-bit hash and either its target's id or the place of its
+ * target's key in a byte pool, written as the difference from its source's key (the length of the
+ * prefix and of the suffix they share, and the characters between: `/de/…` of `/…` is 6 bytes); a
+ * source's edges are contiguous runs of the log, each run one (start, source id) record. Two hash
+ * indexes (a table of each key's newest entry, entries linked to the previous one with their key) find
+ * edges by target hash ("who names B") and runs by source id. About 20 bytes per edge (plus the pool)
+ * and 16 per run, plus a fixed 1 MiB hash filter.
+ *
+ * Contract: a source has an id, and its key as the frontier has it (`keys` finds ids by key and keys by
+ * id, exactly); `bind` is called on every result.
  */
 import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
 import { EngineError } from '../../engine/types.js';
+import { hashKey } from './key-hash.js';
 
 export interface HreflangVerdict {
   /** Some alternate does not name this URL back. */
   nonReciprocal: boolean;
   /** Some alternate is known to answer other than 200. */
   badTarget: boolean;
+}
+
+/** The crawl's URLs by uniqueKey and back (the audit's UrlKeys: the frontier). */
+export interface HreflangKeys {
+  /** The id of a uniqueKey among the URLs admitted so far, or undefined. */
+  idOf(uniqueKey: string): number | undefined;
+  /** The uniqueKey of a URL id. */
+  keyOf(id: number): string | undefined;
 }
 
 /**
@@ -37,6 +53,10 @@ const WANTED = 2;
 /** An index's table is rebuilt twice as large past this load. */
 const INDEX_LOAD = 0.8;
 const MIN_INDEX_SLOTS = 1024;
+/** Bytes a key's difference takes in the pool at most, beyond its characters' (three varints). */
+const DIFF_HEAD = 15;
+/** The pool's offsets are stored as -(offset + 1) in an Int32 column. */
+const MAX_POOL = 0x7fff_0000;
 
 /**
  * The entries 0..n-1 of a growing column, by key: an open-addressing table holds, per distinct key,
@@ -118,23 +138,22 @@ class MultiIndex {
 }
 
 export class HreflangGraph {
-  // edge log: the target hash of each edge (a source names a target once, itself never)
-  private edgeTarget = column(Float64Array);
+  // edge log: the hash of each edge's target, and the target's id (>= 0) or -(offset + 1) of its key's
+  // difference from its source's key in `pool` (a source names a target once, itself never)
+  private edgeHash = column(Int32Array);
+  private edgeRef = column(Int32Array);
   private edges = 0;
+  private unresolved = 0;
+  private pool = column(Uint8Array);
+  private poolEnd = 0;
 
   // runs: contiguous edges of one source
   private runStart = column(Int32Array);
   private runSource = column(Int32Array);
   private runs = 0;
 
-  private readonly byTarget = new MultiIndex((e) => this.edgeTarget[e]!);
+  private readonly byTarget = new MultiIndex((e) => this.edgeHash[e]!);
   private readonly bySource = new MultiIndex((r) => this.runSource[r]!);
-
-  // hash → id of named URLs whose id is known (each hash learnt once)
-  private idHash = column(Float64Array);
-  private idValue = column(Int32Array);
-  private idCount = 0;
-  private readonly byHash = new MultiIndex((n) => this.idHash[n]!);
 
   /**
    * Two filters by hash, exact when they say no: NAMED has the hashes of every target, WANTED those
@@ -146,69 +165,85 @@ export class HreflangGraph {
    */
   private readonly filter = new Uint8Array(1 << (FILTER_BITS - 2));
 
-  /** `idOf` finds the URL id of a hash among the URLs admitted so far (-1 when none). */
-  constructor(private readonly idOf: (hash: number) => number) {}
+  /**
+   * `keys`: the crawl's URLs (ids as the audit is given them). `hash`: of a key, any 32-bit integer
+   * (a test passes a poor one to force collisions; answers must not change).
+   */
+  constructor(
+    private readonly keys: HreflangKeys,
+    private readonly hash: (key: string) => number = hashKey,
+  ) {}
 
   /**
-   * Records that the URL `source` (hash, id) names `targets` (hashes). Returns the ids of the sources
-   * whose verdict may have changed: the source itself, and the new targets that have alternates.
-   * `targetId(i)` (the id of targets[i], -1 = not admitted), when given, is asked instead of `idOf`
-   * for targets whose id the graph does not know and may need: the sources and the URLs with a
-   * result (`bind`). Any other target answers no one and has no status: whether it was admitted
-   * changes no verdict, and it gets its id if it becomes either (listed with alternates, or `bind`).
-   * `fresh`: the source was just admitted, so it has no edges yet.
+   * Records that the URL `sourceId` (of uniqueKey `sourceKey`) names `targets` (uniqueKeys). Returns
+   * the ids of the sources whose verdict may have changed: the source itself, and the new targets that
+   * have alternates. The frontier is asked for a target's id only when it may be a source or have a
+   * result (the WANTED filter); any other target answers no one and has no status, and learns its id
+   * if it becomes either (listed with alternates, or `bind`). `fresh`: the source was just admitted,
+   * so it has no edges yet.
    */
-  addAlternates(source: number, sourceId: number, targets: readonly number[], targetId?: (i: number) => number, fresh = false): number[] {
+  addAlternates(sourceKey: string, sourceId: number, targets: readonly string[], fresh = false): number[] {
     if (!Number.isInteger(sourceId) || sourceId < 0) {
       throw new EngineError('INVALID_URL_ID', `The hreflang graph got the source URL id ${sourceId}; a URL listed with alternates has an id from 0.`);
     }
     const affected = [sourceId];
-    setFlag(this.filter, source, WANTED);
-    // Named before it was listed: whoever named it will need its id to see its answer.
-    if (this.isNamed(source) && this.idOfHash(source) < 0) this.learnId(source, sourceId);
+    const hs = this.hash(sourceKey) | 0;
+    setFlag(this.filter, hs, WANTED);
+    // Named before it was listed: those edges learn its id, so whoever names it sees its answer.
+    if (hasFlag(this.filter, hs, NAMED)) this.resolve(hs, sourceKey, sourceId, null);
     const own = fresh ? [] : this.bySource.find(sourceId);
     for (let i = 0; i < targets.length; i++) {
       const t = targets[i]!;
-      if (t === source || this.runsName(own, t)) continue;
-      let tid = this.idOfHash(t);
-      if (tid < 0 && hasFlag(this.filter, t, WANTED)) {
-        tid = targetId ? targetId(i) : this.idOf(t);
-        if (tid >= 0) this.learnId(t, tid);
-      }
-      this.addEdge(sourceId, t, own, fresh);
+      if (t === sourceKey) continue;
+      const h = this.hash(t) | 0;
+      if (own.length > 0 && this.runsName(own, h, t, sourceKey)) continue;
+      const tid = hasFlag(this.filter, h, WANTED) ? (this.keys.idOf(t) ?? -1) : -1;
+      this.addEdge(sourceId, h, tid >= 0 ? tid : this.diff(t, sourceKey), own, fresh);
       if (tid >= 0 && tid !== sourceId && this.bySource.has(tid)) affected.push(tid);
     }
     return affected;
   }
 
   /**
-   * Tells the graph that URL `id` (of this hash) has a result. Call it on every result, named or not:
-   * an alternate named before the audit knew its id learns it here; one named later is looked up
-   * (`targetId`) only if it has a result, since only a result can make it a bad target.
+   * Tells the graph that URL `id` (of uniqueKey `key`) has a result; returns the ids of the sources
+   * that name it, first first (their targets' answers changed). Call it on every result, named or not:
+   * an alternate named before the audit knew its id learns it here; one named later is looked up only
+   * if it has a result (or is a source), since only a result can make it a bad target.
    */
-  bind(hash: number, id: number): void {
-    setFlag(this.filter, hash, WANTED);
-    if (id >= 0 && this.isNamed(hash) && this.idOfHash(hash) < 0) this.learnId(hash, id);
+  bind(key: string, id: number): readonly number[] {
+    const h = this.hash(key) | 0;
+    setFlag(this.filter, h, WANTED);
+    if (!hasFlag(this.filter, h, NAMED)) return NONE;
+    const out: number[] = [];
+    this.resolve(h, key, id, out);
+    return out.length === 0 ? NONE : out;
   }
 
-  /** Ids of the sources that name this URL as an alternate, first first (empty when none). */
-  namedBy(hash: number): readonly number[] {
-    const edges = this.byTarget.find(hash);
-    return edges.length === 0 ? NONE : edges.map((e) => this.runSource[this.runOfEdge(e)]!);
+  /** Ids of the sources that name this uniqueKey as an alternate, first first (empty when none). */
+  namedBy(key: string): readonly number[] {
+    const h = this.hash(key) | 0;
+    if (!hasFlag(this.filter, h, NAMED)) return NONE;
+    const id = this.keys.idOf(key) ?? -1;
+    const out: number[] = [];
+    for (const e of this.byTarget.find(h)) {
+      const ref = this.edgeRef[e]!;
+      if (ref >= 0 ? ref === id : this.diffIs(e, key)) out.push(this.sourceOf(e));
+    }
+    return out.length === 0 ? NONE : out;
   }
 
-  /** Whether the source (id, hash)'s alternates all name it back, and whether any is known not to answer 200. */
-  verdict(sourceId: number, sourceHash: number, notOk: (id: number) => boolean): HreflangVerdict {
+  /** Whether the source `sourceId`'s alternates all name it back, and whether any is known not to answer 200. */
+  verdict(sourceId: number, notOk: (id: number) => boolean): HreflangVerdict {
     let nonReciprocal = false;
     let badTarget = false;
     for (const r of this.bySource.find(sourceId)) {
       const end = this.runEnd(r);
       for (let e = this.runStart[r]!; e < end; e++) {
-        const tid = this.idOfHash(this.edgeTarget[e]!);
-        // No id known: not admitted, so neither a source nor a result.
+        const tid = this.edgeRef[e]!;
+        // No id: neither a source nor a result (a source's namers learnt its id when it was listed).
         if (tid < 0) nonReciprocal = true;
         else {
-          if (!nonReciprocal && !this.runsName(this.bySource.find(tid), sourceHash)) nonReciprocal = true;
+          if (!nonReciprocal && !this.runsNameId(this.bySource.find(tid), sourceId)) nonReciprocal = true;
           if (!badTarget && notOk(tid)) badTarget = true;
         }
         if (nonReciprocal && badTarget) return { nonReciprocal, badTarget };
@@ -217,24 +252,25 @@ export class HreflangGraph {
     return { nonReciprocal, badTarget };
   }
 
-  /** Edges, runs and ids held (for memory figures). */
-  size(): { edges: number; runs: number; ids: number } {
-    return { edges: this.edges, runs: this.runs, ids: this.idCount };
+  /** Edges, runs, and edges whose target's id is not known (their keys are in the pool). */
+  size(): { edges: number; runs: number; unresolved: number } {
+    return { edges: this.edges, runs: this.runs, unresolved: this.unresolved };
   }
 
   /** Bytes held by the typed arrays. */
   allocatedBytes(): number {
-    return [this.edgeTarget, this.runStart, this.runSource, this.idHash, this.idValue]
-      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes() + this.byHash.bytes() + this.filter.byteLength);
+    return [this.edgeHash, this.edgeRef, this.pool, this.runStart, this.runSource]
+      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes() + this.filter.byteLength);
   }
 
   // ------------------------------------------------------------ edges and runs
 
   /**
-   * Appends "source `id` names `t`" (not yet recorded); `own` (the source's runs) gets a new run if one
-   * starts. `fresh`: the source has no runs before `own`'s.
+   * Appends "source `id` names the target of hash `h`" (not yet recorded; `ref`: its id, or its key's
+   * place in the pool); `own` (the source's runs) gets a new run if one starts. `fresh`: the source
+   * has no runs before `own`'s.
    */
-  private addEdge(id: number, t: number, own: number[], fresh: boolean): void {
+  private addEdge(id: number, h: number, ref: number, own: number[], fresh: boolean): void {
     const e = this.edges;
     if (this.runs === 0 || this.runSource[this.runs - 1] !== id) {
       const r = this.runs++;
@@ -245,31 +281,63 @@ export class HreflangGraph {
       this.bySource.add(r, fresh && own.length === 0);
       own.push(r);
     }
-    this.edgeTarget = ensureCapacity(this.edgeTarget, e + 1);
-    this.edgeTarget[e] = t;
+    this.edgeHash = ensureCapacity(this.edgeHash, e + 1);
+    this.edgeRef = ensureCapacity(this.edgeRef, e + 1);
+    this.edgeHash[e] = h;
+    this.edgeRef[e] = ref;
+    if (ref < 0) this.unresolved++;
     // Never named before (the filter is exact when it says no): a new key for the index.
-    const known = hasFlag(this.filter, t, NAMED);
-    setFlag(this.filter, t, NAMED);
+    const known = hasFlag(this.filter, h, NAMED);
+    setFlag(this.filter, h, NAMED);
     this.edges++;
     this.byTarget.add(e, !known);
   }
 
-  /** Whether some source names the hash `t` (the filter first). */
-  private isNamed(t: number): boolean {
-    return hasFlag(this.filter, t, NAMED) && this.byTarget.has(t);
+  /**
+   * The edges naming the hash `h` whose target is `key` (of URL `id`) learn its id; `out` gets the
+   * sources of every edge naming it.
+   */
+  private resolve(h: number, key: string, id: number, out: number[] | null): void {
+    for (const e of this.byTarget.find(h)) {
+      const ref = this.edgeRef[e]!;
+      if (ref === id) out?.push(this.sourceOf(e));
+      else if (ref < 0 && this.diffIs(e, key)) {
+        this.edgeRef[e] = id;
+        this.unresolved--;
+        out?.push(this.sourceOf(e));
+      }
+    }
   }
 
-  /** Whether the runs name the hash `t`. */
-  private runsName(runs: readonly number[], t: number): boolean {
+  /** Whether the runs (of the source with key `sourceKey`) name `t` (of hash `h`). */
+  private runsName(runs: readonly number[], h: number, t: string, sourceKey: string): boolean {
     for (const r of runs) {
       const end = this.runEnd(r);
-      for (let e = this.runStart[r]!; e < end; e++) if (this.edgeTarget[e] === t) return true;
+      for (let e = this.runStart[r]!; e < end; e++) {
+        if (this.edgeHash[e] !== h) continue;
+        const ref = this.edgeRef[e]!;
+        if (ref >= 0 ? this.keys.keyOf(ref) === t : this.diffMatches(-ref - 1, t, sourceKey)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the runs name URL `id` (a source: every edge naming it has its id). */
+  private runsNameId(runs: readonly number[], id: number): boolean {
+    for (const r of runs) {
+      const end = this.runEnd(r);
+      for (let e = this.runStart[r]!; e < end; e++) if (this.edgeRef[e] === id) return true;
     }
     return false;
   }
 
   private runEnd(r: number): number {
     return r + 1 < this.runs ? this.runStart[r + 1]! : this.edges;
+  }
+
+  /** The source id of edge `e`. */
+  private sourceOf(e: number): number {
+    return this.runSource[this.runOfEdge(e)]!;
   }
 
   /** The run holding edge `e` (run starts increase along the log). */
@@ -284,38 +352,91 @@ export class HreflangGraph {
     return lo;
   }
 
-  // ------------------------------------------------------------ ids of named URLs
+  // ------------------------------------------------------------ keys of targets without an id
 
-  /** The id known for a named hash, or -1. */
-  private idOfHash(hash: number): number {
-    const n = this.byHash.latest(hash);
-    return n < 0 ? -1 : this.idValue[n]!;
+  /**
+   * Writes key `t` into the pool as its difference from `base` (its source's key): the lengths of
+   * the prefix and the suffix they share, the number of characters between and those characters, as
+   * varints. Returns the edge's ref for it: -(offset + 1).
+   */
+  private diff(t: string, base: string): number {
+    const tn = t.length;
+    const bn = base.length;
+    const max = Math.min(tn, bn);
+    let p = 0;
+    while (p < max && t.charCodeAt(p) === base.charCodeAt(p)) p++;
+    let s = 0;
+    while (s < max - p && t.charCodeAt(tn - 1 - s) === base.charCodeAt(bn - 1 - s)) s++;
+    const m = tn - p - s;
+    const at = this.poolEnd;
+    if (at + DIFF_HEAD + 3 * m > MAX_POOL) {
+      throw new EngineError('HREFLANG_LIMIT', `The hreflang graph holds ${this.edges} alternates; it cannot hold more keys of alternates never admitted.`);
+    }
+    const pool = (this.pool = ensureCapacity(this.pool, at + DIFF_HEAD + 3 * m));
+    let o = putVarint(pool, at, p);
+    o = putVarint(pool, o, s);
+    o = putVarint(pool, o, m);
+    for (let i = p; i < p + m; i++) o = putVarint(pool, o, t.charCodeAt(i));
+    this.poolEnd = o;
+    return -(at + 1);
   }
 
-  /** Records the id of a hash that has none yet. */
-  private learnId(hash: number, id: number): void {
-    const n = this.idCount++;
-    this.idHash = ensureCapacity(this.idHash, n + 1);
-    this.idValue = ensureCapacity(this.idValue, n + 1);
-    this.idHash[n] = hash;
-    this.idValue[n] = id;
-    this.byHash.add(n);
+  /** Whether edge `e`, not resolved, names `key` (its key is read back against its source's). */
+  private diffIs(e: number, key: string): boolean {
+    const base = this.keys.keyOf(this.sourceOf(e));
+    return base !== undefined && this.diffMatches(-this.edgeRef[e]! - 1, key, base);
+  }
+
+  /** Whether the difference at `at` from `base` spells `key`. */
+  private diffMatches(at: number, key: string, base: string): boolean {
+    const pool = this.pool;
+    cursor = at;
+    const p = getVarint(pool);
+    const s = getVarint(pool);
+    const m = getVarint(pool);
+    if (key.length !== p + m + s) return false;
+    for (let i = 0; i < p; i++) if (key.charCodeAt(i) !== base.charCodeAt(i)) return false;
+    for (let i = p; i < p + m; i++) if (key.charCodeAt(i) !== getVarint(pool)) return false;
+    const from = base.length - s;
+    for (let i = 0; i < s; i++) if (key.charCodeAt(p + m + i) !== base.charCodeAt(from + i)) return false;
+    return true;
   }
 }
 
 const NONE: readonly number[] = [];
 
-/** Table slot of a 52-bit hash (or an id): its two halves mixed. */
-function hashSlot(hash: number, mask: number): number {
-  const lo = hash >>> 0; // the low 32 bits (ToUint32 of an integer below 2⁵³), without a division
-  const hi = (hash - lo) / 0x1_0000_0000;
-  return (Math.imul(lo | 0, 0x9e3779b1) ^ Math.imul(hi | 0, 0x85ebca6b)) & mask;
+/** Writes `v` (0 ≤ v < 2³¹) as a varint at `o`; returns the offset after it. */
+function putVarint(pool: Uint8Array, o: number, v: number): number {
+  while (v >= 0x80) {
+    pool[o++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  pool[o++] = v;
+  return o;
+}
+
+/** Where getVarint reads next. */
+let cursor = 0;
+
+/** Reads the varint at `cursor` and moves past it. */
+function getVarint(pool: Uint8Array): number {
+  let v = 0;
+  for (let shift = 0; ; shift += 7) {
+    const b = pool[cursor++]!;
+    v |= (b & 0x7f) << shift;
+    if (!(b >= 0x80)) return v; // past the end (undefined) ends it too
+  }
+}
+
+/** Table slot of a 32-bit hash (or an id). */
+function hashSlot(key: number, mask: number): number {
+  const x = Math.imul(key, 0x9e3779b1);
+  return (x ^ (x >>> 15)) & mask;
 }
 
 /**
- * Sets `flag` (NAMED or WANTED) in a hash's filter entry, chosen by the low bits of the hash (the two
- * halves of a key hash are independent): `hash & FILTER_MASK` reads them without a division (ToInt32
- * keeps the low 32 bits of an integer below 2⁵³).
+ * Sets `flag` (NAMED or WANTED) in a hash's filter entry, chosen by the low bits of the hash:
+ * `hash & FILTER_MASK`.
  */
 function setFlag(filter: Uint8Array, hash: number, flag: number): void {
   const e = hash & FILTER_MASK;
