@@ -731,3 +731,98 @@ test('second sitemaps are told apart the same way for a few URLs (a map) and for
   }
   assert.deepEqual(e.sitemapBadges(SM2), [{ code: 'DUPLICATE_IN_SITEMAP', count: n / 4 }]);
 });
+
+// ---------------------------------------------------------------- reached, orphans and redirect walks
+
+/** A discovery of another kind than the Script's shorthands (redirect, canonical, hreflang, reference). */
+function found(s: Script, url: string, source: RequestSource, from: string): number {
+  return (s as unknown as { discover(u: string, src: RequestSource, f?: string): number }).discover(url, source, from);
+}
+
+test('orphans: only an <a> of another page, the start URL or a redirect from a reached URL reaches a URL', () => {
+  const s = new Script();
+  s.start(u('/'));
+  s.list(u('/'));
+  s.result(u('/'), html);
+  // Listed and linked from home: not an orphan.
+  s.list(u('/linked'));
+  s.link(u('/linked'));
+  // Listed, and found only through its own canonical, hreflang links and a rel=next of another page.
+  s.list(u('/self-canonical'));
+  found(s, u('/self-canonical'), 'canonical', u('/self-canonical'));
+  found(s, u('/self-canonical'), 'hreflang', u('/linked'));
+  found(s, u('/self-canonical'), 'reference', u('/linked'));
+  // Listed; linked only through a redirect from a linked URL (found before the redirect is fetched).
+  s.list(u('/new'));
+  s.link(u('/old'));
+  s.result(u('/old'), { status: 301, redirectTo: u('/new') });
+  found(s, u('/new'), 'redirect', u('/old'));
+  // Listed; the URL redirecting to it is itself only listed (never reached): an orphan, as is its source.
+  s.list(u('/listed-old'));
+  s.list(u('/listed-new'));
+  found(s, u('/listed-new'), 'redirect', u('/listed-old'));
+  s.result(u('/listed-old'), { status: 302, redirectTo: u('/listed-new') });
+  // Reached later: the redirect was fetched (and its target found) before any page linked to it.
+  s.list(u('/late-old'));
+  s.list(u('/late-new'));
+  s.result(u('/late-old'), { status: 308, redirectTo: u('/late-new') });
+  found(s, u('/late-new'), 'redirect', u('/late-old'));
+  s.link(u('/late-old'), u('/linked'));
+  const orphans = ids(s, ['/self-canonical', '/listed-old', '/listed-new'].map(u));
+  for (const order of [s.events, [...s.events].reverse().sort((a, b) => (a.kind === 'admit' ? -1 : 0) - (b.kind === 'admit' ? -1 : 0))]) {
+    const e = run(order);
+    assert.deepEqual(e.urlsOf('SITEMAP_ORPHAN'), orphans);
+  }
+});
+
+test('redirect walks: chains of 2+ hops from a listed or linked URL, loops on and into a cycle', () => {
+  const s = new Script();
+  s.start(u('/'));
+  s.result(u('/'), html);
+  // /promo → /promo-2024/ → /offers/ → /offers/summer/ (200), linked from home.
+  s.link(u('/promo'));
+  s.result(u('/promo'), { status: 301, redirectTo: u('/promo-2024/') });
+  found(s, u('/promo-2024/'), 'redirect', u('/promo'));
+  s.result(u('/promo-2024/'), { status: 301, redirectTo: u('/offers/') });
+  found(s, u('/offers/'), 'redirect', u('/promo-2024/'));
+  s.result(u('/offers/'), { status: 302, redirectTo: u('/offers/summer/') });
+  found(s, u('/offers/summer/'), 'redirect', u('/offers/'));
+  s.result(u('/offers/summer/'), html);
+  // One hop only: no chain.
+  s.list(u('/moved'));
+  s.result(u('/moved'), { status: 301, redirectTo: u('/') });
+  // A loop, and a listed URL that leads into it.
+  s.link(u('/loop-a'));
+  s.result(u('/loop-a'), { status: 301, redirectTo: u('/loop-b') });
+  found(s, u('/loop-b'), 'redirect', u('/loop-a'));
+  s.result(u('/loop-b'), { status: 301, redirectTo: u('/loop-a') });
+  found(s, u('/loop-a'), 'redirect', u('/loop-b'));
+  s.list(u('/into-loop'));
+  s.result(u('/into-loop'), { status: 301, redirectTo: u('/loop-a') });
+  found(s, u('/loop-a'), 'redirect', u('/into-loop'));
+  // A URL that redirects to itself.
+  s.list(u('/self'));
+  s.result(u('/self'), { status: 302, redirectTo: u('/self') });
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('REDIRECT_CHAIN'), ids(s, [u('/promo')]));
+  assert.deepEqual(e.urlsOf('REDIRECT_LOOP'), ids(s, ['/loop-a', '/loop-b', '/into-loop', '/self'].map(u)));
+  assert.equal(e.finding('REDIRECT_CHAIN').count, 1);
+  assert.equal(e.finding('REDIRECT_LOOP').count, 4);
+  assert.ok(e.has('REDIRECT_LOOP', s.idOf(u('/loop-b'))));
+  assert.ok(!e.has('REDIRECT_LOOP', s.idOf(u('/promo'))));
+  assert.ok(e.codesOf(s.idOf(u('/promo'))).includes('REDIRECT_CHAIN'));
+  assert.deepEqual(e.redirectWalk(s.idOf(u('/promo'))), { ids: ids(s, ['/promo', '/promo-2024/', '/offers/'].map(u)), loop: false });
+  assert.equal(e.redirectWalk(s.idOf(u('/loop-a'))).loop, true);
+  // Each hop keeps its own 3xx: SITEMAP_URL_REDIRECT counts listed 3xx URLs.
+  assert.deepEqual(e.urlsOf('SITEMAP_URL_REDIRECT'), ids(s, ['/moved', '/into-loop', '/self'].map(u)));
+
+  // The loop is mended (loop-b now answers 200): the walks change with it.
+  const mended = new Script();
+  for (const ev of s.events) mended.events.push(ev);
+  mended.events.push({ kind: 'result', id: s.idOf(u('/loop-b')), state: 'done', r: html });
+  const m = run(mended.events);
+  assert.deepEqual(m.urlsOf('REDIRECT_LOOP'), ids(s, [u('/self')]));
+  assert.deepEqual(m.urlsOf('REDIRECT_CHAIN'), ids(s, ['/promo', '/into-loop'].map(u)));
+  // A listing run measures none of it.
+  assert.equal(run(s.events, { pages: false }).finding('REDIRECT_LOOP').count, 0);
+});

@@ -80,6 +80,7 @@ const NOW_READS = 4096;
 
 /** Bit of each URL finding in a URL's mask. */
 const U = Object.fromEntries(URL_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<UrlFindingCode, number>;
+const WALKED = U.REDIRECT_CHAIN | U.REDIRECT_LOOP;
 const URL_INDEX = new Map<string, number>(URL_FINDING_CODES.map((c, i) => [c, i]));
 const SITEMAP_INDEX = new Map<string, number>(SITEMAP_FINDING_CODES.map((c, i) => [c, i]));
 
@@ -99,6 +100,8 @@ const F_HREF_BAD_TARGET = 1 << 11;
 const F_HREF_BAD_CODE = 1 << 12;
 /** The latest result answered exactly 200 (hreflang targets are judged on it). */
 const F_STATUS_200 = 1 << 13;
+/** Found otherwise than as a redirect's target (listed, linked, the start URL, a page's reference): where a chain starts. */
+const F_ENTRY = 1 << 14;
 const F_RESULT_FLAGS = F_NOINDEX | F_CANON_OTHER | F_HTML | F_STATUS_200;
 // The result class (4 bits) and the out-of-scope listing count (8 bits, saturating) share the word.
 const CAT_SHIFT = 16;
@@ -121,6 +124,8 @@ const C_BLOCKED = 8;
 const TIMEOUT_CODES = new Set(['TIMEOUT', 'ETIMEDOUT', 'ECONNECTTIMEOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
 const HTML_TYPE = /\b(?:text\/html|application\/xhtml\+xml)\b/i;
 const SATURATED = 255;
+/** Hops walked along a redirect chain at most (a longer one is a chain; it cannot be a shorter loop). */
+const MAX_CHAIN_WALK = 64;
 
 /** What the audit knows of one sitemap (or robots.txt) node. */
 interface SitemapInfo {
@@ -161,7 +166,11 @@ export class AuditEngine {
   private readonly ownKeys: OwnUrlKeys | null;
   /** Third and further distinct sitemaps of a URL (rare). */
   private readonly more = new Map<number, Set<number>>();
+  /** Where each redirecting URL's own Location leads (its latest result). */
   private readonly redirects = new Map<number, string>();
+  /** Changes whenever a walk along the redirects may end otherwise; chains() is cached per value. */
+  private redirectVersion = 0;
+  private chainCache: { version: number; chain: Set<number>; loop: Set<number> } | null = null;
   private readonly hreflang: HreflangGraph;
   /** The listing being read: its alternates' keys (see listing). */
   private readonly targetKeys: string[] = [];
@@ -216,7 +225,7 @@ export class AuditEngine {
     const before = this.maskOf(id);
     let f = this.flags[id]! & ~(F_RESULT_FLAGS | CAT_BITS);
     let c: number;
-    this.redirects.delete(id);
+    const wasRedirect = this.redirects.delete(id);
     if (state === 'blocked') c = C_BLOCKED;
     else if (state === 'error') c = TIMEOUT_CODES.has(r.error?.code ?? '') ? C_TIMEOUT : C_ERROR;
     else if (r.redirectTo !== undefined) {
@@ -237,6 +246,10 @@ export class AuditEngine {
     if (r.status === 200) f |= F_STATUS_200;
     this.flags[id] = f | (c << CAT_SHIFT);
     this.settle(id, before);
+    const target = this.redirects.get(id);
+    if (wasRedirect || target !== undefined) this.redirectVersion++;
+    // A reached URL that redirects leads the visitor on: its target is reached too.
+    if (target !== undefined && (f & F_REACHED) !== 0) this.reach(this.idOfUrl(target));
     const key = this.keys.keyOf(id);
     if (key !== undefined) {
       // Bound even with no alternates yet: a URL named later is looked up only if it has a result.
@@ -296,6 +309,11 @@ export class AuditEngine {
       return this.sitemaps.filter((s) => (s.mask & bit) !== 0).map((s) => s.url);
     }
     const bit = U[d.code as UrlFindingCode];
+    if ((bit & WALKED) !== 0) {
+      if (!this.pages) return [];
+      const c = this.chains();
+      return [...(bit === U.REDIRECT_CHAIN ? c.chain : c.loop)].sort((a, b) => a - b);
+    }
     if (this.urlCounts[URL_INDEX.get(d.code)!] === 0) return [];
     const out: number[] = [];
     for (let id = 0; id < this.size; id++) if ((this.maskOf(id) & bit) !== 0) out.push(id);
@@ -309,13 +327,14 @@ export class AuditEngine {
       this.definition(code);
       return false;
     }
-    return id >= 0 && id < this.size && (this.maskOf(id) & bit) !== 0;
+    if (!(id >= 0 && id < this.size)) return false;
+    return ((bit & WALKED ? this.walkedMask(id) : this.maskOf(id)) & bit) !== 0;
   }
 
   /** The URL findings that affect one URL, in catalogue order. */
   codesOf(id: number): UrlFindingCode[] {
     if (id < 0 || id >= this.size) return [];
-    const m = this.maskOf(id);
+    const m = this.maskOf(id) | this.walkedMask(id);
     return FINDING_DEFINITIONS.filter((d) => d.subject === 'url' && (m & U[d.code as UrlFindingCode]) !== 0).map(
       (d) => d.code as UrlFindingCode,
     );
@@ -414,12 +433,117 @@ export class AuditEngine {
   }
 
   private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string, fresh = false): void {
+    if (source !== 'redirect' && (this.flags[id]! & F_ENTRY) === 0) {
+      this.flags[id] |= F_ENTRY; // no finding of its own: only the walks' starting points change
+      if (this.redirects.has(id)) this.redirectVersion++;
+    }
+    // Only an <a>/<area> of another page (the crawler reports no link to itself), the start URL, or a
+    // redirect from a reached URL reaches a URL; canonical, hreflang and other references do not.
+    if (source === 'link' || source === 'start') return this.reach(id);
+    if (source === 'redirect') {
+      if (from !== undefined && (this.flagsOf(this.idOfUrl(from)) & F_REACHED) !== 0) this.reach(id);
+      return;
+    }
+    if (source !== 'sitemap') return;
     const before = this.maskOf(id);
-    let affected: number[] | null = null;
-    if (source === 'link' || source === 'start') this.flags[id] |= F_REACHED;
-    else if (source === 'sitemap') affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh);
+    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh);
     this.settle(id, before);
     if (affected) for (const source of affected) this.recomputeHreflang(source);
+  }
+
+  /** Marks a URL reached, and what its redirects lead to (walked until a URL already reached). */
+  private reach(id: number): void {
+    for (let hops = 0; hops <= MAX_CHAIN_WALK && id >= 0 && id < this.size; hops++) {
+      const f = this.flags[id]!;
+      if ((f & F_REACHED) !== 0) return;
+      const before = this.maskOf(id);
+      this.flags[id] = f | F_REACHED;
+      this.settle(id, before);
+      const target = this.redirects.get(id);
+      if (target === undefined) return;
+      id = this.idOfUrl(target);
+    }
+  }
+
+  /** The id of a URL of the crawl, or -1. */
+  private idOfUrl(url: string): number {
+    return this.keys.idOf(tryUniqueKey(url) ?? url) ?? -1;
+  }
+
+  private flagsOf(id: number): number {
+    return id >= 0 && id < this.size ? this.flags[id]! : 0;
+  }
+
+  /**
+   * The redirect walks: from every redirecting URL along the rows' own Locations, until a URL that
+   * does not redirect (or is not fetched), or a URL already on the walk (a loop). REDIRECT_CHAIN:
+   * where a walk starts (F_ENTRY) and has 2+ redirecting hops; REDIRECT_LOOP: every URL on a cycle,
+   * and the starting points whose walk runs into one. Recomputed only after a redirect changed.
+   */
+  private chains(): { chain: Set<number>; loop: Set<number> } {
+    if (this.chainCache?.version === this.redirectVersion) return this.chainCache;
+    const chain = new Set<number>();
+    const loop = new Set<number>();
+    const onPath = new Map<number, number>();
+    const path: number[] = [];
+    for (const start of this.redirects.keys()) {
+      onPath.clear();
+      path.length = 0;
+      let cur = start;
+      let cycleAt = -1;
+      while (path.length < MAX_CHAIN_WALK) {
+        onPath.set(cur, path.length);
+        path.push(cur);
+        const target = this.redirects.get(cur);
+        const next = target === undefined ? -1 : this.idOfUrl(target);
+        if (next < 0) break;
+        const at = onPath.get(next);
+        if (at !== undefined) {
+          cycleAt = at;
+          break;
+        }
+        if (!this.redirects.has(next)) break;
+        cur = next;
+      }
+      const entry = (this.flags[start]! & F_ENTRY) !== 0;
+      if (cycleAt >= 0) {
+        for (let i = cycleAt; i < path.length; i++) loop.add(path[i]!);
+        if (entry) loop.add(start);
+      } else if (entry && path.length >= 2) chain.add(start);
+    }
+    this.chainCache = { version: this.redirectVersion, chain, loop };
+    return this.chainCache;
+  }
+
+  /** The walked findings of one URL (REDIRECT_CHAIN, REDIRECT_LOOP bits). */
+  private walkedMask(id: number): number {
+    if (this.redirects.size === 0 || !this.pages) return 0;
+    const c = this.chains();
+    return (c.chain.has(id) ? U.REDIRECT_CHAIN : 0) | (c.loop.has(id) ? U.REDIRECT_LOOP : 0);
+  }
+
+  /**
+   * The walk from a URL along its redirects: each URL's id in order, and whether it ends in a loop
+   * (the last id's redirect leads back onto the walk). Empty when the URL does not redirect.
+   */
+  redirectWalk(id: number): { ids: number[]; loop: boolean } {
+    const ids: number[] = [];
+    const seen = new Set<number>();
+    let cur = id;
+    while (ids.length < MAX_CHAIN_WALK && this.redirects.has(cur)) {
+      ids.push(cur);
+      seen.add(cur);
+      const next = this.idOfUrl(this.redirects.get(cur)!);
+      if (next < 0) break;
+      if (seen.has(next)) return { ids, loop: true };
+      cur = next;
+    }
+    return { ids, loop: false };
+  }
+
+  /** Whether URL `id` is in a redirect loop (on it, or leading into it). */
+  inRedirectLoop(id: number): boolean {
+    return (this.walkedMask(id) & U.REDIRECT_LOOP) !== 0;
   }
 
   /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
@@ -673,7 +797,9 @@ export class AuditEngine {
     const measured = d.needs === 'none' || (d.needs === 'pages' && this.pages) || (d.needs === 'links' && this.links) || (d.needs === 'robots' && this.robotsSeen);
     const count = !measured
       ? 0
-      : d.subject === 'url'
+      : d.code === 'REDIRECT_CHAIN' || d.code === 'REDIRECT_LOOP'
+        ? this.redirects.size === 0 ? 0 : this.chains()[d.code === 'REDIRECT_CHAIN' ? 'chain' : 'loop'].size
+        : d.subject === 'url'
         ? this.urlCounts[URL_INDEX.get(d.code)!]!
         : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
     return { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
