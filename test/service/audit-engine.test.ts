@@ -826,3 +826,27 @@ test('redirect walks: chains of 2+ hops from a listed or linked URL, loops on an
   // A listing run measures none of it.
   assert.equal(run(s.events, { pages: false }).finding('REDIRECT_LOOP').count, 0);
 });
+
+test('SITEMAP_URL_OUT_OF_SCOPE: a robots-announced sitemap read back with its entries before its node gives the live verdict', () => {
+  // Live, the node comes first; a replay may read a sitemap's first entries before its node (the
+  // journal writes nodes at the next flush). Announced by robots.txt, its entries may be anywhere on the host.
+  const announced = `${O}/sitemaps/pages.xml`;
+  const s = new Script();
+  s.node({ url: ROBOTS, type: 'robots', childCount: 1, urlCount: 0 });
+  const listings = () => {
+    s.list(u('/page/1'), announced);
+    s.list(u('/page/2'), announced);
+    s.list('https://other.test/x', announced); // another host: out of scope whatever announced it
+  };
+  const node = () => s.node({ url: announced, parentId: `${O}/robots.txt`, state: 'done' });
+  node();
+  listings();
+  const live = run(s.events);
+  const expected = ids(s, ['https://other.test/x']);
+  assert.deepEqual(live.urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), expected);
+  // Entries first, then the node (as done) and its robots parent already known.
+  const [robots, n, ...entries] = s.events;
+  const entriesFirst = [robots!, ...entries, n!];
+  assert.deepEqual(run(entriesFirst).urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), expected);
+  assert.deepEqual(run(entriesFirst).sitemapBadges(announced), [{ code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 }]);
+});

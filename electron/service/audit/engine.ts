@@ -272,7 +272,9 @@ export class AuditEngine {
         set.add(n.id);
       }
     }
-    if (n.finalUrl !== undefined && s.pendingScope) this.rescope(s, n.finalUrl);
+    // Listings judged before this node (a replay reads a sitemap's first entries before its node, which
+    // the journal writes at the next flush) or before its final URL was known: judged again now.
+    if (s.pendingScope) this.rescope(s);
     if (n.state === 'done' || n.state === 'error' || n.state === 'skipped') {
       s.final = true;
       s.pendingScope = null;
@@ -670,11 +672,11 @@ export class AuditEngine {
     return undefined;
   }
 
-  /** The sitemap's final URL is known: entries in its location were not out of scope after all. */
-  private rescope(s: SitemapInfo, finalUrl: string): void {
+  /** What is known of the sitemap changed (its node, its final URL): entries now in its scope are not out of it. */
+  private rescope(s: SitemapInfo): void {
     const keep: { id: number; loc: string }[] = [];
     for (const p of s.pendingScope!) {
-      if (!inSitemapScope(p.loc, finalUrl)) {
+      if (!this.inScopeOf(s, p.loc)) {
         keep.push(p);
         continue;
       }
