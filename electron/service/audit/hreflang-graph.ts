@@ -15,8 +15,9 @@
  * prefix and of the suffix they share, and the characters between: `/de/…` of `/…` is 6 bytes); a
  * source's edges are contiguous runs of the log, each run one (start, source id) record. Two hash
  * indexes (a table of each key's newest entry, entries linked to the previous one with their key) find
- * edges by target hash ("who names B") and runs by source id. About 20 bytes per edge (plus the pool)
- * and 16 per run, plus a fixed 1 MiB hash filter.
+ * edges by target hash ("who names B") and runs by source id. About 24 bytes per edge with the indexes
+ * (plus its key's difference while its target has no id) and 17 per run, plus a fixed 1 MiB hash
+ * filter: 13.8 MB for 400,000 edges of 200,000 sources (it was 11.2 with hashes alone).
  *
  * Contract: a source has an id, and its key as the frontier has it (`keys` finds ids by key and keys by
  * id, exactly); `bind` is called on every result.
