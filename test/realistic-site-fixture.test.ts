@@ -173,7 +173,8 @@ describe('the realistic site serves its spec', () => {
         ['/shop/sale', { state: 'done', status: 301, redirectTo: '/shop/clearance/' }],
       ],
     );
-    assert.deepEqual(site.expected.findings.REDIRECT_CHAIN, ['/promo', '/promo-2024/']);
+    // A walk starts where a URL was found otherwise than as a redirect's target: /promo, not /promo-2024/.
+    assert.deepEqual(site.expected.findings.REDIRECT_CHAIN, ['/promo']);
     assert.deepEqual(site.expected.findings.REDIRECT_LOOP, ['/deals', '/loop-a', '/loop-b']);
     assert.deepEqual(site.expected.redirectTargetsOnly, ['/loop-b', '/offers/', '/promo-2024/']);
   });
