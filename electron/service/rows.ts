@@ -3,7 +3,6 @@
  * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result).
  */
 import type {
-  CrawlError,
   CrawlLogEntry,
   RedirectStep,
   RedirectWalk,
@@ -104,16 +103,6 @@ export class Rows {
     return rec && rec[0] === REC_LOG ? (rec[1] as CrawlLogEntry) : undefined;
   }
 
-  /** The error a URL in a redirect loop shows (it keeps its own 3xx): the loop, spelled out. */
-  private loopError(id: number): CrawlError {
-    const walk = this.data.audit.redirectWalk(id);
-    const urls = walk.ids.map((i) => this.data.queue.get(i)?.url ?? '?');
-    const last = walk.ids[walk.ids.length - 1];
-    const back = last === undefined ? undefined : this.data.audit.redirectTarget(last);
-    if (back !== undefined) urls.push(back);
-    return { code: 'REDIRECT_LOOP', message: `Redirects in a loop: ${urls.join(' → ')}` };
-  }
-
   private build(id: number): ExportRecord {
     const { queue, store, froms } = this.data;
     const req = queue.get(id)!;
@@ -141,7 +130,11 @@ export class Rows {
       if (result.canonical !== undefined) row.canonical = result.canonical;
       if (result.blockedByRobots !== undefined) row.blockedByRobots = result.blockedByRobots;
       if (result.error !== undefined) row.error = result.error;
-      else if (result.redirectTo !== undefined && this.data.audit.inRedirectLoop(id)) row.error = this.loopError(id);
+      else if (result.redirectTo !== undefined) {
+        // Walked along the rows themselves, so a reopened crawl's export need not wait for its audit.
+        const walk = this.redirectWalk(id);
+        if (walk.end === 'loop') row.error = { code: 'REDIRECT_LOOP', message: `Redirects in a loop: ${walk.steps.map((x) => x.url).join(' → ')}` };
+      }
     }
     const rec: ExportRecord = { row };
     if (entry) rec.entry = entry;

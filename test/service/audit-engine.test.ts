@@ -811,8 +811,6 @@ test('redirect walks: chains of 2+ hops from a listed or linked URL, loops on an
   assert.ok(e.has('REDIRECT_LOOP', s.idOf(u('/loop-b'))));
   assert.ok(!e.has('REDIRECT_LOOP', s.idOf(u('/promo'))));
   assert.ok(e.codesOf(s.idOf(u('/promo'))).includes('REDIRECT_CHAIN'));
-  assert.deepEqual(e.redirectWalk(s.idOf(u('/promo'))), { ids: ids(s, ['/promo', '/promo-2024/', '/offers/'].map(u)), loop: false });
-  assert.equal(e.redirectWalk(s.idOf(u('/loop-a'))).loop, true);
   // Each hop keeps its own 3xx: SITEMAP_URL_REDIRECT counts listed 3xx URLs.
   assert.deepEqual(e.urlsOf('SITEMAP_URL_REDIRECT'), ids(s, ['/moved', '/into-loop', '/self'].map(u)));
 

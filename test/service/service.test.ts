@@ -100,7 +100,7 @@ test('the URL table pages, sorts and filters; the detail pane and the tree show 
     { discovered: summary.counters.discovered, fetched: summary.counters.fetched, duplicates: summary.counters.duplicates },
     { discovered: 42, fetched: 42, duplicates: 2 },
   );
-  assert.deepEqual(summary.counters.bySource, { start: 1, robots: 0, sitemap: 40, link: 1 });
+  assert.deepEqual(summary.counters.bySource, { start: 1, robots: 0, sitemap: 40, link: 1, redirect: 0, canonical: 0, hreflang: 0, reference: 0 });
   assert.equal(summary.counters.byStatusClass['2xx'], 42);
   assert.deepEqual(summary.counters.sitemaps, { total: 2, done: 2, failed: 0 });
 

@@ -524,30 +524,6 @@ export class AuditEngine {
     return (c.chain.has(id) ? U.REDIRECT_CHAIN : 0) | (c.loop.has(id) ? U.REDIRECT_LOOP : 0);
   }
 
-  /**
-   * The walk from a URL along its redirects: each URL's id in order, and whether it ends in a loop
-   * (the last id's redirect leads back onto the walk). Empty when the URL does not redirect.
-   */
-  redirectWalk(id: number): { ids: number[]; loop: boolean } {
-    const ids: number[] = [];
-    const seen = new Set<number>();
-    let cur = id;
-    while (ids.length < MAX_CHAIN_WALK && this.redirects.has(cur)) {
-      ids.push(cur);
-      seen.add(cur);
-      const next = this.idOfUrl(this.redirects.get(cur)!);
-      if (next < 0) break;
-      if (seen.has(next)) return { ids, loop: true };
-      cur = next;
-    }
-    return { ids, loop: false };
-  }
-
-  /** Whether URL `id` is in a redirect loop (on it, or leading into it). */
-  inRedirectLoop(id: number): boolean {
-    return (this.walkedMask(id) & U.REDIRECT_LOOP) !== 0;
-  }
-
   /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
   private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined, key: string | undefined, fresh: boolean): number[] | null {
     this.flags[id] |= F_LISTED;
