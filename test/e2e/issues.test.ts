@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createCrawlService } from '../../electron/service/index.js';
-import { expectedAudit, startAuditSite, type AuditSite, type ExpectedFinding } from '../fixtures/audit-site.js';
+import { expectedAudit, expectedUrlBadges, startAuditSite, type AuditSite, type ExpectedFinding } from '../fixtures/audit-site.js';
 import { parseCsv } from '../service/helpers.js';
 import { buildRenderer, launchBrowser, openPage, screenshot, skipReason, startServer, tempDir, waitFor, type ServerProcess } from './harness.js';
 
@@ -139,8 +139,10 @@ test('the sitemap tree shows a badge per sitemap, coloured by its worst finding'
   const row = (path: string) =>
     page.locator('[data-testid=sitemap-tree] .vrow', { has: page.locator(`.tree-name [title="${site.url(path)}"]`) }).locator('[data-testid=node-issues]');
   await waitFor('the tree with badges', () => row('/sitemap-main.xml').count(), 10_000);
-  assert.equal(await row('/sitemap-main.xml').getAttribute('data-total'), '5');
-  assert.equal(await row('/sitemap-main.xml').getAttribute('data-severity'), 'warning');
+  // Five per-listing findings (one each) and the sitemap's URLs with findings of their own.
+  const own = Object.values(expectedUrlBadges(site.origin, 'full', '/sitemap-main.xml')).reduce((a, n) => a + n, 0);
+  assert.equal(await row('/sitemap-main.xml').getAttribute('data-total'), String(5 + own));
+  assert.equal(await row('/sitemap-main.xml').getAttribute('data-severity'), 'critical', 'it lists a 404');
   assert.equal(await row('/sitemap-missing.xml').getAttribute('data-severity'), 'critical');
   await page.click(`[data-testid=sitemap-tree] .tree-name [title="${site.url('/sitemap-main.xml')}"]`);
   await page.waitForSelector('[data-testid=node-findings]');

@@ -116,6 +116,12 @@ function ids(s: Script, urls: string[]): number[] {
 }
 
 const html: UrlResult = { status: 200, contentType: 'text/html; charset=utf-8' };
+
+/** A sitemap's badges of the findings judged per listing (the per-URL ones have a test of their own). */
+const LISTING_CODES = new Set(['DUPLICATE_IN_SITEMAP', 'SITEMAP_URL_OUT_OF_SCOPE', 'SITEMAP_HOST_VARIANT', 'SITEMAP_INVALID_LASTMOD', 'SITEMAP_FUTURE_LASTMOD', 'HREFLANG_INVALID_CODE']);
+function listingBadges(e: AuditEngine, sitemap: string) {
+  return e.sitemapBadges(sitemap).filter((b) => LISTING_CODES.has(b.code));
+}
 const u = (path: string) => O + path;
 
 // ---------------------------------------------------------------- result-based URL findings
@@ -266,8 +272,8 @@ test('URL_IN_MULTIPLE_SITEMAPS and DUPLICATE_IN_SITEMAP tell other sitemaps from
   const e = run(s.events);
   assert.deepEqual(e.urlsOf('URL_IN_MULTIPLE_SITEMAPS'), ids(s, ['/two', '/aba', '/abcc', '/abcb', '/spelled'].map(u)));
   assert.deepEqual(e.urlsOf('DUPLICATE_IN_SITEMAP'), ids(s, ['/twice', '/aba', '/abcc'].map(u)));
-  assert.deepEqual(e.sitemapBadges(SM3), [{ code: 'DUPLICATE_IN_SITEMAP', count: 1 }]);
-  assert.deepEqual(e.sitemapBadges(SM), [{ code: 'DUPLICATE_IN_SITEMAP', count: 2 }]);
+  assert.deepEqual(listingBadges(e, SM3), [{ code: 'DUPLICATE_IN_SITEMAP', count: 1 }]);
+  assert.deepEqual(listingBadges(e, SM), [{ code: 'DUPLICATE_IN_SITEMAP', count: 2 }]);
 });
 
 test('SITEMAP_URL_OUT_OF_SCOPE: outside the sitemap’s scheme, host and folder, judged by its final URL too', () => {
@@ -290,7 +296,7 @@ test('SITEMAP_URL_OUT_OF_SCOPE: outside the sitemap’s scheme, host and folder,
   const e = run(s.events);
   assert.deepEqual(e.urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), expected);
   assert.equal(e.finding('SITEMAP_URL_OUT_OF_SCOPE').count, 4);
-  assert.deepEqual(e.sitemapBadges(moved), [{ code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 }]);
+  assert.deepEqual(listingBadges(e, moved), [{ code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 }]);
 
   // Replayed with the node first (the journal order may differ): the same verdict.
   const nodeFirst = [...s.events.filter((x) => x.kind === 'node'), ...s.events.filter((x) => x.kind !== 'node')];
@@ -327,7 +333,7 @@ test('lastmod: invalid W3C datetimes and dates more than a day ahead', () => {
   const pick = (v: string) => ids(s, cases.filter((c) => c[2] === v).map((c) => u(c[0])));
   assert.deepEqual(e.urlsOf('SITEMAP_INVALID_LASTMOD'), pick('invalid'));
   assert.deepEqual(e.urlsOf('SITEMAP_FUTURE_LASTMOD'), pick('future'));
-  assert.deepEqual(e.sitemapBadges(SM), [
+  assert.deepEqual(listingBadges(e, SM), [
     { code: 'SITEMAP_INVALID_LASTMOD', count: 3 },
     { code: 'SITEMAP_FUTURE_LASTMOD', count: 2 },
   ]);
@@ -729,7 +735,7 @@ test('second sitemaps are told apart the same way for a few URLs (a map) and for
     assert.equal(multi.has(id), i % 2 === 0, `/p${i} in more than one sitemap`);
     assert.equal(dup.has(id), i % 4 === 0 || (i % 2 === 1 && (i - 1) % 6 === 0), `/p${i} listed twice by one sitemap`);
   }
-  assert.deepEqual(e.sitemapBadges(SM2), [{ code: 'DUPLICATE_IN_SITEMAP', count: n / 4 }]);
+  assert.deepEqual(listingBadges(e, SM2), [{ code: 'DUPLICATE_IN_SITEMAP', count: n / 4 }]);
 });
 
 // ---------------------------------------------------------------- reached, orphans and redirect walks
@@ -846,5 +852,35 @@ test('SITEMAP_URL_OUT_OF_SCOPE: a robots-announced sitemap read back with its en
   const [robots, n, ...entries] = s.events;
   const entriesFirst = [robots!, ...entries, n!];
   assert.deepEqual(run(entriesFirst).urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), expected);
-  assert.deepEqual(run(entriesFirst).sitemapBadges(announced), [{ code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 }]);
+  assert.deepEqual(listingBadges(run(entriesFirst), announced), [{ code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 1 }]);
+});
+
+test('tree badges count the URLs a sitemap lists with each finding of their own, and follow them as they change', () => {
+  const s = new Script();
+  s.start(u('/'));
+  s.result(u('/'), html);
+  s.list(u('/gone'), SM);
+  s.result(u('/gone'), { status: 404 });
+  s.list(u('/ok'), SM);
+  s.result(u('/ok'), html);
+  s.list(u('/ok'), SM2); // in two sitemaps: each counts it
+  s.list(u('/moved'), SM2);
+  s.result(u('/moved'), { status: 301, redirectTo: u('/mid') });
+  found(s, u('/mid'), 'redirect', u('/moved'));
+  s.result(u('/mid'), { status: 302, redirectTo: u('/ok') });
+  s.list(u('/dup'), SM);
+  s.list(u('/dup'), SM); // a listing finding: counted per listing, as before
+  const e = run(s.events);
+  const badges = (sm: string) => Object.fromEntries(e.sitemapBadges(sm).map((b) => [b.code, b.count]));
+  assert.deepEqual(badges(SM), { SITEMAP_URL_4XX: 1, SITEMAP_ORPHAN: 3, URL_IN_MULTIPLE_SITEMAPS: 1, DUPLICATE_IN_SITEMAP: 1 });
+  assert.deepEqual(badges(SM2), { SITEMAP_URL_REDIRECT: 1, REDIRECT_CHAIN: 1, SITEMAP_ORPHAN: 2, URL_IN_MULTIPLE_SITEMAPS: 1 });
+  // A link reaches /ok and the 404 is mended: both sitemaps' badges follow.
+  e.discovered(s.idOf(u('/ok')), { source: 'link', from: u('/') });
+  e.result(s.idOf(u('/gone')), 'done', html);
+  assert.deepEqual(badges(SM), { SITEMAP_ORPHAN: 2, URL_IN_MULTIPLE_SITEMAPS: 1, DUPLICATE_IN_SITEMAP: 1 });
+  assert.deepEqual(badges(SM2), { SITEMAP_URL_REDIRECT: 1, REDIRECT_CHAIN: 1, SITEMAP_ORPHAN: 1, URL_IN_MULTIPLE_SITEMAPS: 1 });
+  // The same events in another order (results before listings) give the same badges.
+  const resultsFirst = [...s.events.filter((x) => x.kind === 'admit'), ...s.events.filter((x) => x.kind === 'result'), ...s.events.filter((x) => x.kind !== 'admit' && x.kind !== 'result')];
+  const r = run(resultsFirst);
+  assert.deepEqual(Object.fromEntries(r.sitemapBadges(SM).map((b) => [b.code, b.count])), { SITEMAP_URL_4XX: 1, SITEMAP_ORPHAN: 3, URL_IN_MULTIPLE_SITEMAPS: 1, DUPLICATE_IN_SITEMAP: 1 });
 });

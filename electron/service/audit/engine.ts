@@ -81,6 +81,11 @@ const NOW_READS = 4096;
 /** Bit of each URL finding in a URL's mask. */
 const U = Object.fromEntries(URL_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<UrlFindingCode, number>;
 const WALKED = U.REDIRECT_CHAIN | U.REDIRECT_LOOP;
+/** URL findings judged per listing: a tree badge counts the sitemap's listings that have it (see bump). */
+const LISTING_BITS =
+  U.DUPLICATE_IN_SITEMAP | U.SITEMAP_URL_OUT_OF_SCOPE | U.SITEMAP_HOST_VARIANT | U.SITEMAP_INVALID_LASTMOD | U.SITEMAP_FUTURE_LASTMOD | U.HREFLANG_INVALID_CODE;
+/** URL findings of the URL itself (its answer, orphan, …): a tree badge counts the sitemap's URLs that have it. */
+const PER_URL_BITS = ~(LISTING_BITS | WALKED);
 const URL_INDEX = new Map<string, number>(URL_FINDING_CODES.map((c, i) => [c, i]));
 const SITEMAP_INDEX = new Map<string, number>(SITEMAP_FINDING_CODES.map((c, i) => [c, i]));
 
@@ -137,6 +142,8 @@ interface SitemapInfo {
   mask: number;
   /** Listings held per URL finding (code index → count), for the tree's badges. */
   listings: Map<number, number> | null;
+  /** Its URLs having each per-URL finding (code index → count), for the tree's badges. */
+  urlCodes: Int32Array | null;
   /** Out-of-scope listings kept until the node's final URL is known (a redirect may put them in scope). */
   pendingScope: { id: number; loc: string }[] | null;
   /** The node reached done/error/skipped: its final URL can no longer change. */
@@ -356,7 +363,11 @@ export class AuditEngine {
       if (d.subject === 'sitemap') {
         if ((s.mask & (1 << SITEMAP_INDEX.get(d.code)!)) !== 0) out.push({ code: d.code, count: 1 });
       } else {
-        const n = s.listings?.get(URL_INDEX.get(d.code)!) ?? 0;
+        const i = URL_INDEX.get(d.code)!;
+        const bit = 1 << i;
+        let n: number;
+        if (bit & WALKED) n = this.walkedListedBy(s, bit);
+        else n = bit & LISTING_BITS ? (s.listings?.get(i) ?? 0) : (s.urlCodes?.[i] ?? 0);
         if (n > 0) out.push({ code: d.code, count: n });
       }
     }
@@ -427,11 +438,49 @@ export class AuditEngine {
     let diff = before ^ this.maskOf(id);
     if (diff === 0) return;
     const after = before ^ diff;
+    const perUrl = diff & PER_URL_BITS;
     while (diff !== 0) {
       const bit = diff & -diff;
       diff ^= bit;
       this.urlCounts[31 - Math.clz32(bit)]! += (after & bit) !== 0 ? 1 : -1;
     }
+    // The sitemaps listing the URL count its own findings for their badges.
+    if (perUrl !== 0 && this.first[id] !== 0) {
+      this.countIn(this.sitemaps[this.first[id]! - 1]!, perUrl & after, 1);
+      this.countIn(this.sitemaps[this.first[id]! - 1]!, perUrl & before, -1);
+      const second = this.second.get(id);
+      if (second !== 0) {
+        this.countIn(this.sitemaps[second - 1]!, perUrl & after, 1);
+        this.countIn(this.sitemaps[second - 1]!, perUrl & before, -1);
+        for (const ref of this.more.get(id) ?? []) {
+          this.countIn(this.sitemaps[ref - 1]!, perUrl & after, 1);
+          this.countIn(this.sitemaps[ref - 1]!, perUrl & before, -1);
+        }
+      }
+    }
+  }
+
+  /** Adds `by` to sitemap `s`'s URL count of each finding in `bits`. */
+  private countIn(s: SitemapInfo, bits: number, by: number): void {
+    if (bits === 0) return;
+    const counts = (s.urlCodes ??= new Int32Array(URL_FINDING_CODES.length));
+    while (bits !== 0) {
+      const bit = bits & -bits;
+      bits ^= bit;
+      counts[31 - Math.clz32(bit)]! += by;
+    }
+  }
+
+  /** How many URLs sitemap `s` lists that a walked finding (chain, loop) holds. */
+  private walkedListedBy(s: SitemapInfo, bit: number): number {
+    if (this.redirects.size === 0 || !this.pages) return 0;
+    const c = this.chains();
+    const ref = s.idx + 1;
+    let n = 0;
+    for (const id of bit === U.REDIRECT_CHAIN ? c.chain : c.loop) {
+      if (this.first[id] === ref || this.second.get(id) === ref || this.more.get(id)?.has(ref)) n++;
+    }
+    return n;
   }
 
   private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string, fresh = false): void {
@@ -448,7 +497,7 @@ export class AuditEngine {
     }
     if (source !== 'sitemap') return;
     const before = this.maskOf(id);
-    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh);
+    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh, before);
     this.settle(id, before);
     if (affected) for (const source of affected) this.recomputeHreflang(source);
   }
@@ -525,10 +574,18 @@ export class AuditEngine {
   }
 
   /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
-  private listing(id: number, from: string | undefined, entry: SitemapUrlEntry | undefined, loc: string | undefined, key: string | undefined, fresh: boolean): number[] | null {
+  private listing(
+    id: number,
+    from: string | undefined,
+    entry: SitemapUrlEntry | undefined,
+    loc: string | undefined,
+    key: string | undefined,
+    fresh: boolean,
+    before: number,
+  ): number[] | null {
     this.flags[id] |= F_LISTED;
     const s = from === undefined ? undefined : this.sitemapOfListing(from);
-    if (s) this.member(id, s);
+    if (s) this.member(id, s, before);
     if (loc !== undefined) {
       if (s && !this.inScopeOf(s, loc)) {
         if (this.flags[id]! >>> SCOPE_SHIFT < SATURATED) this.flags[id] += SCOPE_ONE;
@@ -582,8 +639,11 @@ export class AuditEngine {
     return lastmodVerdictAt(ms, now);
   }
 
-  /** Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. */
-  private member(id: number, s: SitemapInfo): void {
+  /**
+   * Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. A sitemap new to
+   * the URL counts the URL's findings as of `before` (the settle that follows adds the change since).
+   */
+  private member(id: number, s: SitemapInfo, before: number): void {
     const ref = s.idx + 1;
     if (ref > 0xffff && this.first instanceof Uint16Array) {
       this.first = widened(this.first);
@@ -606,7 +666,7 @@ export class AuditEngine {
     if (dup) {
       this.flags[id] |= F_DUP;
       bump(s, 'DUPLICATE_IN_SITEMAP', 1);
-    }
+    } else this.countIn(s, before & PER_URL_BITS, 1);
   }
 
   /** In the location of the sitemap as listed, or of where it finally answered from. */
@@ -702,7 +762,7 @@ export class AuditEngine {
   private sitemapInfo(key: string, url: string): SitemapInfo {
     let s = this.sitemapByKey.get(key);
     if (!s) {
-      s = { idx: this.sitemaps.length, key, url, node: undefined, mask: 0, listings: null, pendingScope: null, final: false, announced: undefined, announcedAt: -1 };
+      s = { idx: this.sitemaps.length, key, url, node: undefined, mask: 0, listings: null, urlCodes: null, pendingScope: null, final: false, announced: undefined, announcedAt: -1 };
       this.sitemaps.push(s);
       this.sitemapByKey.set(key, s);
     }
