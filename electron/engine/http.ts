@@ -23,6 +23,11 @@ export interface HttpFetcherOptions {
   userAgent: string;
   /** Total time for one attempt, headers + body (body reading aborts past it). */
   timeoutMs: number;
+  /**
+   * The longest wait for a byte: for the headers, then between two body chunks (TIMEOUT past it).
+   * A body left unread counts as idle. Default: none (only timeoutMs applies).
+   */
+  idleTimeoutMs?: number;
   /** TCP connect (+TLS) only. */
   connectTimeoutMs: number;
   /** Extra attempts on network errors, 5xx and 429 (default 2). */
@@ -74,6 +79,14 @@ const MAX_BACKOFF_MS = 30_000;
 const CONNECT_TIMEOUT = 'ECONNECTTIMEOUT';
 const RETRYABLE = new Set(['CONNECTION_REFUSED', 'CONNECTION_RESET', 'TIMEOUT', 'NETWORK_ERROR']);
 
+/**
+ * True for an error worth another attempt: the network failed or timed out, whether before the
+ * headers (the fetcher retries those itself) or while a body was read (its reader may fetch again).
+ */
+export function isRetryableError(err: unknown): boolean {
+  return err instanceof EngineError && RETRYABLE.has(err.code);
+}
+
 // Lenient flushing, as browsers do: a body cut short yields what was decoded instead of an error.
 const ZLIB_OPTIONS = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
 const BROTLI_OPTIONS = {
@@ -92,6 +105,10 @@ interface Exchange {
   wireBytes: number;
   /** Ends the exchange early (timeout, abort, close): errors the body with `err` and cuts the socket. */
   cut(err: EngineError): void;
+  /** A byte arrived: the idle timer starts again. */
+  touch(): void;
+  /** Changes this attempt's timeouts (see FetchResponse.setTimeouts). */
+  setTimeouts(t: { timeoutMs?: number; idleTimeoutMs?: number }): void;
   /** True once the slot is released: the raw response ended, closed or failed. */
   done: boolean;
   onDone?: () => void;
@@ -159,15 +176,33 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       else ac.abort(err);
     };
     const onUserAbort = () => cancel(ctx.signal!.reason as EngineError);
-    const timer = setTimeout(
-      () => cancel(new EngineError('TIMEOUT', `${href} did not answer in full within ${options.timeoutMs} ms`)),
-      options.timeoutMs,
-    );
-    /** Frees the slot and the timer: on error, or once the raw response has ended or closed. */
+    const attemptStart = performance.now();
+    let totalMs = ctx.opts.timeoutMs ?? options.timeoutMs;
+    let idleMs = ctx.opts.idleTimeoutMs ?? options.idleTimeoutMs;
+    const onTotal = () => cancel(new EngineError('TIMEOUT', `${href} did not answer in full within ${totalMs} ms`));
+    const onIdle = () => cancel(new EngineError('TIMEOUT', `${href} sent nothing for ${idleMs} ms`));
+    let timer = setTimeout(onTotal, totalMs);
+    // Started with the request: no byte at all (not even the headers) for idleMs is idle too.
+    let idleTimer = idleMs === undefined ? undefined : setTimeout(onIdle, idleMs);
+    const setTimeouts = (t: { timeoutMs?: number; idleTimeoutMs?: number }) => {
+      if (settled) return;
+      if (t.timeoutMs !== undefined) {
+        totalMs = t.timeoutMs;
+        clearTimeout(timer);
+        timer = setTimeout(onTotal, Math.max(0, totalMs - (performance.now() - attemptStart)));
+      }
+      if (t.idleTimeoutMs !== undefined) {
+        idleMs = t.idleTimeoutMs;
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(onIdle, idleMs);
+      }
+    };
+    /** Frees the slot and the timers: on error, or once the raw response has ended or closed. */
     const finish = () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(idleTimer);
       cancellers.delete(cancel);
       ctx.signal?.removeEventListener('abort', onUserAbort);
       release();
@@ -209,8 +244,13 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
         res.destroy();
         finish();
       },
+      touch() {
+        if (!settled) idleTimer?.refresh();
+      },
+      setTimeouts,
     };
     exchange = ex;
+    ex.touch(); // the headers are in
     // Errors on a body nobody reads (a drained redirect) must not go uncaught; a body being read
     // gets them through the stream chain.
     res.on('error', (err) => ex.body?.destroy(toEngineError(err, href, ac.signal.reason, 'reading the body of')));
@@ -289,7 +329,8 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       // The caller's signal must reach the body until the response is over.
       if (response.done) unwatch();
       else response.onDone = unwatch;
-      return toFetchResponse(url, response, response.chain, opts.maxBodyBytes ?? options.maxBodyBytes, ctx.startedAt!);
+      const maxBodyBytes = opts.maxBodyBytes ?? options.maxBodyBytes;
+      return toFetchResponse(url, response, response.chain, maxBodyBytes, opts.readPrefix === true, ctx.startedAt!);
     } catch (err) {
       unwatch();
       throw err;
@@ -380,6 +421,7 @@ function toFetchResponse(
   ex: Exchange,
   chain: RedirectHop[],
   maxBodyBytes: number,
+  readPrefix: boolean,
   startedAt: number,
 ): FetchResponse {
   const base = {
@@ -390,9 +432,10 @@ function toFetchResponse(
     redirectChain: chain,
     wireBytes: () => ex.wireBytes,
     elapsedMs: () => performance.now() - startedAt,
+    setTimeouts: (t: { timeoutMs?: number; idleTimeoutMs?: number }) => ex.setTimeouts(t),
   };
   const declared = Number(ex.headers['content-length']);
-  if (declared > maxBodyBytes) {
+  if (declared > maxBodyBytes && !readPrefix) {
     // Fail fast without downloading; the caller still gets the status and headers.
     ex.res.destroy();
     const err = tooLarge(ex.url.href, maxBodyBytes, `it declares ${declared} bytes`);
@@ -405,7 +448,7 @@ function toFetchResponse(
       }),
     };
   }
-  const body = capBody(ex.url.href, maxBodyBytes);
+  const body = capBody(ex.url.href, maxBodyBytes, readPrefix ? () => ex.res.destroy() : undefined);
   ex.body = body;
   const decoders = ex.status === 204 || ex.status === 304 ? [] : decodersFor(ex.headers['content-encoding']);
   if (decoders instanceof EngineError) {
@@ -428,6 +471,7 @@ function toFetchResponse(
   // Attached in the same tick as the pipe, so no chunk flows past uncounted.
   ex.res.on('data', (chunk: Buffer) => {
     ex.wireBytes += chunk.length;
+    ex.touch();
   });
   body.once('close', () => {
     // The caller stopped early (or the body failed): cut the socket rather than leave it half read.
@@ -437,14 +481,25 @@ function toFetchResponse(
   return { ...base, body };
 }
 
-/** The caller's body stream: passes chunks through and errors past `limit` decoded bytes. */
-function capBody(href: string, limit: number): Transform {
+/**
+ * The caller's body stream: passes chunks through and errors past `limit` decoded bytes. With
+ * `onPrefix`, it ends instead, after the bytes up to the limit, and calls it (to stop the download).
+ */
+function capBody(href: string, limit: number, onPrefix?: () => void): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+      const before = seen;
       seen += chunk.length;
-      if (seen > limit) cb(tooLarge(href, limit, 'more was received'));
-      else cb(null, chunk);
+      if (seen <= limit) return cb(null, chunk);
+      if (!onPrefix) return cb(tooLarge(href, limit, 'more was received'));
+      if (before <= limit) {
+        // An error would drop what is buffered: the prefix ends the stream instead.
+        if (before < limit) this.push(chunk.subarray(0, limit - before));
+        this.push(null);
+        onPrefix();
+      }
+      cb();
     },
   });
 }

@@ -122,6 +122,17 @@ export interface FetchOptions {
    * hop (out of the crawl's scope, disallowed by robots.txt); the fetch then fails with it.
    */
   beforeRedirect?(next: string, from: string): void | Promise<void>;
+  /** Overrides the client's time for one attempt, headers + body (sitemaps: minutes, not seconds). */
+  timeoutMs?: number;
+  /** Overrides the client's idle timeout: the longest wait for a byte (headers, then each body chunk). */
+  idleTimeoutMs?: number;
+  /**
+   * True: a body past maxBodyBytes is cut there rather than refused (robots.txt is read up to its
+   * limit): it ends after its first maxBodyBytes bytes (the download is stopped), and a larger
+   * Content-Length does not fail it before a byte is read. Ask for a byte more than you keep to
+   * tell a cut body from a whole one.
+   */
+  readPrefix?: boolean;
 }
 
 /**
@@ -144,6 +155,11 @@ export interface FetchResponse {
   wireBytes(): number;
   /** Milliseconds since the request started. */
   elapsedMs(): number;
+  /**
+   * Changes the timeouts of this response's attempt while its body is read (a page that turns out
+   * to be a sitemap gets a sitemap's): the total counts from the attempt's start. Optional.
+   */
+  setTimeouts?(t: { timeoutMs?: number; idleTimeoutMs?: number }): void;
 }
 
 /** Fetches with politeness, retries, timeouts and redirect handling. */
