@@ -1,7 +1,8 @@
 /**
  * Fetching robots.txt and turning the answer into rules, per RFC 9309 section 2.3:
- * 2xx → parse; 4xx → unavailable, everything allowed; 5xx or no answer → unreachable, everything
- * disallowed (and the analyst is told why and how to override it).
+ * 2xx → parse (the first 512 KiB, whatever its size); 4xx, or redirects that lead nowhere (more
+ * than the fetcher follows, a loop) → unavailable, everything allowed; 5xx or no answer →
+ * unreachable, everything disallowed (and the analyst is told why and how to override it).
  */
 import type { Readable } from 'node:stream';
 import type { Problem } from '../../shared/model.js';
@@ -30,6 +31,9 @@ export interface RobotsFetchOptions {
 
 export const DEFAULT_ROBOTS_MAX_BYTES = MAX_ROBOTS_CHARS;
 
+/** Fetch errors of a server that answered, only with redirects that lead nowhere. */
+const REDIRECT_FAILURES = new Set(['TOO_MANY_REDIRECTS', 'REDIRECT_LOOP', 'INVALID_REDIRECT']);
+
 /** Fetches and interprets one robots.txt. Throws only when `signal` aborted it. */
 export async function fetchRobotsTxt(
   fetcher: HttpFetcher,
@@ -42,8 +46,10 @@ export async function fetchRobotsTxt(
   try {
     const res = await fetcher.fetch(robotsUrl, {
       accept: 'text/plain, */*;q=0.1',
-      // Room beyond the cap so the cut is ours (at a line end), not a read error.
+      // Read a prefix whatever the declared length (RFC 9309 asks for 500 KiB at least), with room
+      // beyond the cap so the cut is ours, at a line end.
       maxBodyBytes: maxBytes + 64 * 1024,
+      readPrefix: true,
       signal: opts.signal,
     });
     status = res.status;
@@ -93,6 +99,19 @@ export async function fetchRobotsTxt(
     };
   } catch (err) {
     if (opts.signal?.aborted) throw err;
+    if (err instanceof EngineError && REDIRECT_FAILURES.has(err.code)) {
+      // RFC 9309 2.3.1.2: past the redirects a crawler follows, robots.txt may be taken as unavailable (Google does).
+      return {
+        robots: ALLOW_ALL,
+        outcome: 'allow-all',
+        httpStatus: status,
+        bytes,
+        problem: {
+          code: err.code,
+          message: `${err.message}: robots.txt at ${robotsUrl} is not reached through its redirects, so per RFC 9309 it is treated as unavailable and everything is allowed.`,
+        },
+      };
+    }
     const why = err instanceof EngineError ? `could not be fetched (${err.code}: ${err.message})` : `could not be fetched (${String(err)})`;
     return unreachable(robotsUrl, why, status, bytes);
   }
