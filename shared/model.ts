@@ -116,6 +116,11 @@ export interface SitemapNode {
   /** The index's `<lastmod>` for this sitemap, when an index gave one. */
   lastmod?: string;
   problems: Problem[];
+  /**
+   * Problems found per code, those past the stored list included (a node stores at most about a
+   * hundred; the crawl log has the rest). Absent until the first problem.
+   */
+  problemCounts?: Record<string, number>;
   /** Where the fetch ended up, when it was redirected. */
   finalUrl?: string;
   /** Each redirect hop followed before finalUrl (sitemaps and robots.txt are followed), in order. */
@@ -184,7 +189,12 @@ export interface CrawlSettings {
   /** Minimum delay between two requests to one host, in ms. */
   delayMs: number;
   userAgent: string;
+  /** One attempt of a page or robots.txt, headers and body, in ms. */
   timeoutMs: number;
+  /** The longest wait for a byte of any response (its headers, then each piece of its body), in ms. */
+  idleTimeoutMs: number;
+  /** One attempt of a sitemap, headers and body, in ms: long enough for 50 MiB over a slow link. */
+  sitemapTimeoutMs: number;
   connectTimeoutMs: number;
   retries: number;
   maxBodyBytes: number;
@@ -211,6 +221,8 @@ export const DEFAULT_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
   delayMs: 0,
   userAgent: DEFAULT_USER_AGENT,
   timeoutMs: 15_000,
+  idleTimeoutMs: 30_000,
+  sitemapTimeoutMs: 600_000,
   connectTimeoutMs: 5_000,
   retries: 2,
   maxBodyBytes: 10 * 1024 * 1024,

@@ -5,6 +5,7 @@
 import type {
   CrawlLogEntry,
   CrawlSettings,
+  Problem,
   RequestSource,
   SitemapNode,
   UrlResult,
@@ -55,6 +56,12 @@ export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
 const DEFAULT_SITEMAP_PATHS = ['/sitemap.xml', '/sitemap_index.xml'];
 /** Robots Crawl-delay is honoured up to this many seconds (a larger one would stall a crawl for hours). */
 const MAX_CRAWL_DELAY_S = 30;
+/**
+ * Sitemap problems past what their node stores go to the crawl log, up to this many per sitemap
+ * and in all (each node still counts every one by code); one line says when the rest are not logged.
+ */
+const MAX_LOGGED_PROBLEMS_PER_SITEMAP = 200;
+const MAX_LOGGED_SITEMAP_PROBLEMS = 5_000;
 
 type RobotsSaved = CrawlerCheckpoint['robots'][string];
 
@@ -77,6 +84,9 @@ export class Crawler {
   /** Requests already reported, so a late error cannot report one twice. */
   private readonly finished = new WeakSet<Request>();
   private readonly robotsProblems = new Map<string, { code: string; message: string }[]>();
+  /** Sitemap problems logged because their node did not store them: per node id, and in all. */
+  private readonly problemsLogged = new Map<string, number>();
+  private problemsLoggedTotal = 0;
   private fetchedOk = 0;
   private startFailure: EngineError | null = null;
   private running: Promise<CrawlerOutcome> | null = null;
@@ -108,9 +118,15 @@ export class Crawler {
       isAllowed: (url) => this.isAllowedCached(url),
       keepSitemap: opts.keepSitemap,
       onNode: (node) => this.emitNode(node),
+      onProblem: (nodeId, p, kept) => {
+        if (!kept) this.logSitemapProblem(nodeId, p);
+      },
       checkRedirect: (next, from) => this.checkSitemapHop(next, from),
       state: opts.checkpoint?.sitemapList as never,
       limit: opts.settings.maxUrls ?? undefined,
+      timeoutMs: opts.settings.sitemapTimeoutMs,
+      idleTimeoutMs: opts.settings.idleTimeoutMs,
+      retries: opts.settings.retries,
     });
     for (const node of this.list.nodes()) this.nodeMap.set(node.id, node);
 
@@ -315,7 +331,8 @@ export class Crawler {
       if (this.settings.respectRobots && !(await this.isAllowed(url))) continue;
       let res: FetchResponse;
       try {
-        res = await this.fetcher.fetch(url, { accept: 'application/xml,text/xml,*/*;q=0.5' });
+        // A sitemap's body cap and timeouts, however it was found.
+        res = await this.fetcher.fetch(url, this.list.sitemapFetchOptions());
       } catch (err) {
         this.log('info', 'DEFAULT_SITEMAP_UNREACHABLE', `No sitemap at ${url}: ${asEngineError(err, 'NETWORK_ERROR').message}`, url);
         continue;
@@ -447,6 +464,11 @@ export class Crawler {
         res = await this.fetcher.fetch(req.url, {
           accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
           followRedirects: false,
+          // The page may turn out to be a sitemap: the fetch takes a sitemap's cap, and an HTML
+          // page is held to its own cap when read (route).
+          maxBodyBytes: this.settings.useSitemaps
+            ? Math.max(this.settings.maxBodyBytes, this.list.sitemapFetchOptions().maxBodyBytes ?? 0)
+            : this.settings.maxBodyBytes,
         });
       } catch (err) {
         const e = asEngineError(err, 'NETWORK_ERROR');
@@ -513,11 +535,21 @@ export class Crawler {
     const { kind, body } = await classifyBody(res.body, contentType);
     if (kind === 'sitemap' && this.settings.useSitemaps) {
       // XML reached by any link is a sitemap or feed: handed to the list, which spools it to disk at once
-      // and reads it as one (its size and counts are on its tree node).
+      // and reads it as one (its size and counts are on its tree node), with a sitemap's timeouts.
+      const t = this.list.sitemapFetchOptions();
+      res.setTimeouts?.({ timeoutMs: t.timeoutMs, idleTimeoutMs: t.idleTimeoutMs });
       base.durationMs = res.elapsedMs();
       this.finish(req, 'done', base);
       this.list.addSitemap(res.finalUrl, { parentId: null, response: { ...res, body } });
       return;
+    }
+    const declared = Number(res.headers['content-length']);
+    if (kind === 'html' && declared > this.settings.maxBodyBytes) {
+      // Said up front: refused without reading it (the fetch itself allowed a sitemap's size).
+      throw new EngineError(
+        'EBODY_TOO_LARGE',
+        `The page declares ${declared} bytes, more than the ${this.settings.maxBodyBytes}-byte limit; raise "max body size" to read it.`,
+      );
     }
     if (kind !== 'html') {
       body.destroy();
@@ -583,6 +615,22 @@ export class Crawler {
     }
   }
 
+  /** A sitemap problem its node did not store: into the crawl log, within the limits above. */
+  private logSitemapProblem(nodeId: string, p: Problem): void {
+    const url = this.nodeMap.get(nodeId)?.url ?? nodeId;
+    const n = (this.problemsLogged.get(nodeId) ?? 0) + 1;
+    this.problemsLogged.set(nodeId, n);
+    if (n > MAX_LOGGED_PROBLEMS_PER_SITEMAP + 1 || this.problemsLoggedTotal > MAX_LOGGED_SITEMAP_PROBLEMS) return;
+    this.problemsLoggedTotal++;
+    if (this.problemsLoggedTotal > MAX_LOGGED_SITEMAP_PROBLEMS) {
+      this.log('warning', 'SITEMAP_PROBLEMS_NOT_LOGGED', `More than ${MAX_LOGGED_SITEMAP_PROBLEMS} sitemap problems in this crawl: the rest are only counted on their sitemaps' nodes.`);
+    } else if (n > MAX_LOGGED_PROBLEMS_PER_SITEMAP) {
+      this.log('warning', 'SITEMAP_PROBLEMS_NOT_LOGGED', `${url} has more problems than the log keeps for one sitemap (${MAX_LOGGED_PROBLEMS_PER_SITEMAP}); the rest are only counted on its node.`, url);
+    } else {
+      this.log('warning', p.code, p.url && p.url !== url ? `${p.message} (${p.url})` : p.message, url);
+    }
+  }
+
   private log(level: CrawlLogEntry['level'], code: string, message: string, url?: string): void {
     this.hooks.onLog?.({ at: this.now(), level, code, message, url });
   }
@@ -592,6 +640,7 @@ function fetcherOptionsFrom(s: CrawlSettings) {
   return {
     userAgent: s.userAgent,
     timeoutMs: s.timeoutMs,
+    idleTimeoutMs: s.idleTimeoutMs,
     connectTimeoutMs: s.connectTimeoutMs,
     retries: s.retries,
     maxBodyBytes: s.maxBodyBytes,

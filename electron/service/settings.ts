@@ -45,6 +45,8 @@ export const SettingsSchema = z
     delayMs: count(0, 3_600_000),
     userAgent: z.string().trim().min(1).max(1024),
     timeoutMs: count(100, 3_600_000),
+    idleTimeoutMs: count(100, 3_600_000),
+    sitemapTimeoutMs: count(100, 3_600_000),
     connectTimeoutMs: count(100, 3_600_000),
     retries: count(0, 20),
     maxBodyBytes: count(1024, 1024 * 1024 * 1024),

@@ -666,3 +666,22 @@ test('an invalid sitemap URL becomes an error node, not a silent drop', async ()
   assert.equal(node!.problems[0]!.code, 'INVALID_SITEMAP_URL');
   assert.equal(await list.fetchNext(), null);
 });
+
+test('a handed-in sitemap closed mid-read is fetched again and continued, not read from its old spool', async () => {
+  const server = await serve({ '/s.xml': { body: urlset(range('/p', 3000)) } });
+  const f = fetcher();
+  try {
+    const list = new SitemapRequestList({ sitemapUrls: [], fetcher: f, batchSize: 100 });
+    list.addSitemap(`${server.origin}/s.xml`, { response: await f.fetch(`${server.origin}/s.xml`) });
+    const got: RequestInit[] = [];
+    for (let i = 0; i < 10; i++) got.push((await list.fetchNext())!);
+    await list.close();
+    got.push(...(await drain(list)));
+    assert.deepEqual(paths(got, server.origin), range('/p', 3000));
+    assert.equal(server.hits.get('/s.xml'), 2);
+    assert.equal(list.nodes()[0]!.state, 'done');
+  } finally {
+    f.close();
+    await server.close();
+  }
+});

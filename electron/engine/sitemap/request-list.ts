@@ -19,6 +19,10 @@
  *   in progress were consumed; on resume that sitemap is read again and those items skipped. Items
  *   (entries, child sitemaps, problems) rather than entries only are counted, so an index read again
  *   does not queue its children twice. close() releases the sitemap in progress the same way.
+ * - Retried: a body that breaks off (a network error, a timeout) is fetched again from the start, up
+ *   to `retries` times, skipping the items consumed as a resume does; the node says so.
+ * - Problems: a node stores the first MAX_NODE_PROBLEMS and always its fatal one, and counts every
+ *   one per code (problemCounts); onProblem hears of each, and whether the node kept it.
  */
 import { randomBytes } from 'node:crypto';
 import { open as openFile, unlink, type FileHandle } from 'node:fs/promises';
@@ -28,6 +32,7 @@ import type { Readable } from 'node:stream';
 import type { Problem, SitemapNode, SitemapType, SitemapUrlEntry } from '../../../shared/model.js';
 import {
   EngineError,
+  type FetchOptions,
   type FetchResponse,
   type HttpFetcher,
   type KeyValueStore,
@@ -36,6 +41,7 @@ import {
   type SitemapLimits,
   type SitemapSummary,
 } from '../types.js';
+import { isRetryableError } from '../http.js';
 import { tryUniqueKey } from '../url.js';
 import { resolveLimits } from './limits.js';
 import { streamSitemap } from './stream.js';
@@ -66,8 +72,20 @@ export interface SitemapRequestListOptions {
   keepSitemap?(url: string): boolean;
   /** Every add or change of a tree node (a copy of the whole node). */
   onNode?(node: SitemapNode): void;
-  /** Every problem recorded, including those past a node's stored-problem cap. */
-  onProblem?(nodeId: string, p: Problem): void;
+  /**
+   * Every problem recorded, including those past a node's stored-problem cap: `kept` is false for
+   * those the node did not store (it still counts them), and for a problem of a node the list does
+   * not hold (robots.txt listing itself).
+   */
+  onProblem?(nodeId: string, p: Problem, kept: boolean): void;
+  /** Time for one attempt of a sitemap, headers and body (default: the fetcher's own timeout). */
+  timeoutMs?: number;
+  /** The longest wait for a byte of a sitemap (default: the fetcher's own). */
+  idleTimeoutMs?: number;
+  /** Times a sitemap whose body broke off (network error, timeout) is fetched again from the start. Default 2. */
+  retries?: number;
+  /** Wait before fetching a broken sitemap again, doubled each further time. Default 500 ms. */
+  retryDelayMs?: number;
   /** Resume from getState(). */
   state?: SitemapRequestListState;
   /** Folder for the spool file of the sitemap being read (deleted when read). Default: the OS temp dir. */
@@ -116,6 +134,8 @@ interface Queued extends PendingSitemap {
   skip?: number;
   /** Read ahead (see readAhead): the fetch in flight, and how to call it off. */
   ahead?: { done: Promise<void>; abort: AbortController; error?: unknown };
+  /** Attempts made before this one, whose bodies broke off (not persisted: a resume starts again). */
+  attempt?: number;
 }
 
 interface Reading {
@@ -131,11 +151,24 @@ interface Reading {
   skip: number;
   urls: number;
   children: number;
+  /** Set when the body broke off and is to be fetched again: the items consumed until then. */
+  broke?: number;
+  /** The last problem item consumed that is not a "… and N more" summary, and whether the node kept it. */
+  lastProblem?: { problem: Problem; kept: boolean };
 }
 
 const ACCEPT = 'application/xml,text/xml;q=0.9,application/rss+xml;q=0.9,application/atom+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
-/** Problems stored on one node; more still go to onProblem. */
+/** Problems stored on one node (its fatal one is stored past it); more still go to onProblem and are counted. */
 const MAX_NODE_PROBLEMS = 100;
+const TOO_MANY_PROBLEMS = 'TOO_MANY_PROBLEMS';
+/**
+ * The parser's summary of a code past its per-code cap (sitemap/problem-log.ts): "… and N more
+ * CODE problems in this sitemap (…)". It stands for N problems.
+ */
+const MORE_PROBLEMS = /^… and (\d+) more /;
+const DEFAULT_RETRIES = 2;
+const DEFAULT_RETRY_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 30_000;
 
 // What a synchronous step of reading found.
 const STEP_READY = 0;
@@ -241,7 +274,7 @@ export class SitemapRequestList {
       const node = newNode(url, url, parentId, o.lastmod);
       node.state = 'error';
       this.tree.set(url, node);
-      this.addProblem(node, { code: 'INVALID_SITEMAP_URL', message: `"${url}" is not a valid http(s) sitemap URL.`, url }, true);
+      this.addProblem(node, { code: 'INVALID_SITEMAP_URL', message: `"${url}" is not a valid http(s) sitemap URL.`, url }, true, true);
       return;
     }
     if (this.seen.has(id)) {
@@ -250,14 +283,14 @@ export class SitemapRequestList {
       const problem = this.repeatProblem(url, id, parentId);
       const parent = this.tree.get(parentId);
       if (parent) this.addProblem(parent, problem, true);
-      else this.opts.onProblem?.(parentId, problem); // robots.txt listing itself: its node is not the list's
+      else this.opts.onProblem?.(parentId, problem, false); // robots.txt listing itself: its node is not the list's
       return;
     }
     this.seen.set(id, id);
     const node = newNode(id, url, parentId, o.lastmod);
     this.tree.set(id, node);
     if (this.limitReached) {
-      this.addProblem(node, limitProblem(this.opts.limit ?? 0), false);
+      this.addProblem(node, limitProblem(this.opts.limit ?? 0), false, true);
       node.state = 'skipped';
       this.emit(node);
       return;
@@ -306,14 +339,7 @@ export class SitemapRequestList {
   }
 
   getState(): SitemapRequestListState {
-    const strip = (q: Queued): PendingSitemap => ({
-      id: q.id,
-      url: q.url,
-      parentId: q.parentId,
-      ...(q.lastmod ? { lastmod: q.lastmod } : {}),
-      // robots.txt's announcement widens its scope: a resume must read it with the same one.
-      ...(q.scope ? { scope: q.scope } : {}),
-    });
+    const strip = pendingOf;
     const pending = [...this.front, ...this.queue.slice(this.queueHead)].map(strip);
     let current: SitemapRequestListState['current'] = null;
     // Items still to be skipped were consumed in an earlier run: they count as consumed.
@@ -342,6 +368,17 @@ export class SitemapRequestList {
   }
 
   /**
+   * How a sitemap is fetched, for a caller that fetches one itself (a default location): its
+   * Accept header, its body cap and its timeouts.
+   */
+  sitemapFetchOptions(): FetchOptions {
+    const o: FetchOptions = { accept: ACCEPT, maxBodyBytes: this.maxBody() };
+    if (this.opts.timeoutMs !== undefined) o.timeoutMs = this.opts.timeoutMs;
+    if (this.opts.idleTimeoutMs !== undefined) o.idleTimeoutMs = this.opts.idleTimeoutMs;
+    return o;
+  }
+
+  /**
    * Closes the sitemap in progress and deletes its spool (pause, stop). A later fetchNext fetches it
    * again and continues where it stopped.
    */
@@ -353,8 +390,8 @@ export class SitemapRequestList {
       if (!r) return;
       this.reading = null;
       this.peeked = null; // not handed out: it is read again
-      const { response: _used, ...item } = r.item;
-      this.resumeAt = { ...item, skip: r.consumed + r.skip };
+      // Fetched again: neither the response handed in nor its spool (released below) is reused.
+      this.resumeAt = { ...pendingOf(r.item), skip: r.consumed + r.skip };
       await release(r);
     });
   }
@@ -407,6 +444,12 @@ export class SitemapRequestList {
       if (!r) return this.resumeAt || this.front.length > 0 || this.queue[this.queueHead] ? STEP_IO : STEP_NONE;
       if (r.pos >= r.batch.length) return STEP_IO;
       const item = r.batch[r.pos++]!;
+      // The body broke off and is fetched again: the rest of this read (the parser's summaries) does not count.
+      if (r.broke !== undefined) continue;
+      if (item.kind === 'problem' && this.breaksOffForRetry(r, item.problem)) {
+        r.broke = r.consumed + r.skip;
+        continue;
+      }
       if (item.kind === 'url') r.urls++;
       else if (item.kind === 'sitemap') r.children++;
       if (r.skip > 0) {
@@ -421,9 +464,22 @@ export class SitemapRequestList {
         return STEP_READY;
       }
       if (item.kind === 'sitemap') this.addChild(r, item.loc, item.lastmod);
-      else this.addProblem(r.node, item.problem, false);
+      else {
+        const kept = this.addProblem(r.node, item.problem, false);
+        if (!MORE_PROBLEMS.test(item.problem.message)) r.lastProblem = { problem: item.problem, kept };
+      }
       r.consumed++;
     }
+  }
+
+  /**
+   * True when `p` is the parser's report of the body breaking off (the spool's own error) and the
+   * sitemap may be fetched again: not yet retried `retries` times.
+   */
+  private breaksOffForRetry(r: Reading, p: Problem): boolean {
+    const err = r.spool.error();
+    if (err === undefined || !isRetryableError(err) || (err as EngineError).code !== p.code) return false;
+    return (r.item.attempt ?? 0) < (this.opts.retries ?? DEFAULT_RETRIES);
   }
 
   /** The I/O a step asked for: opens the next sitemap, or reads the next batch of the open one. */
@@ -471,7 +527,7 @@ export class SitemapRequestList {
       item.ahead = undefined;
       if (ahead.error !== undefined) {
         node.state = 'error';
-        this.addProblem(node, asProblem(ahead.error, 'NETWORK_ERROR', item.url), false);
+        this.addProblem(node, asProblem(ahead.error, 'NETWORK_ERROR', item.url), false, true);
         this.emit(node);
         return;
       }
@@ -480,18 +536,19 @@ export class SitemapRequestList {
     if (!response) {
       if (this.opts.isAllowed && !this.opts.isAllowed(item.url)) {
         node.state = 'skipped';
-        this.addProblem(node, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${item.url}; the sitemap was not fetched.` }, false);
+        this.addProblem(node, { code: 'ROBOTS_DISALLOWED', message: `robots.txt disallows ${item.url}; the sitemap was not fetched.` }, false, true);
         this.emit(node);
         return;
       }
       node.state = 'fetching';
       this.emit(node);
+      if (item.attempt) await sleep(this.retryDelay(item.attempt));
       try {
-        response = await this.opts.fetcher.fetch(item.url, { accept: ACCEPT, maxBodyBytes: this.maxBody(), beforeRedirect: this.hopCheck });
+        response = await this.opts.fetcher.fetch(item.url, { ...this.sitemapFetchOptions(), beforeRedirect: this.hopCheck });
       } catch (err) {
         const e = asProblem(err, 'NETWORK_ERROR', item.url);
         node.state = 'error';
-        this.addProblem(node, e, false);
+        this.addProblem(node, e, false, true);
         this.emit(node);
         return;
       }
@@ -508,7 +565,7 @@ export class SitemapRequestList {
       void discardSpool(item);
       node.state = 'error';
       node.bytes = response.wireBytes();
-      this.addProblem(node, httpProblem(response.status, item.url), false);
+      this.addProblem(node, httpProblem(response.status, item.url), false, true);
       this.emit(node);
       return;
     }
@@ -527,7 +584,7 @@ export class SitemapRequestList {
             ? `${item.url} redirects to ${response.finalUrl}, which listed it: not read again.`
             : `${item.url} redirects to ${response.finalUrl}, which is already read or queued: not read twice.`,
           url: response.finalUrl,
-        }, false);
+        }, false, true);
         this.emit(node);
         return;
       }
@@ -540,7 +597,7 @@ export class SitemapRequestList {
     } catch (err) {
       response.body.destroy();
       node.state = 'error';
-      this.addProblem(node, asProblem(err, 'SPOOL_FAILED', item.url), false);
+      this.addProblem(node, asProblem(err, 'SPOOL_FAILED', item.url), false, true);
       this.emit(node);
       return;
     }
@@ -591,8 +648,7 @@ export class SitemapRequestList {
     ahead.done = (async () => {
       try {
         const response = await this.opts.fetcher.fetch(next.url, {
-          accept: ACCEPT,
-          maxBodyBytes: this.maxBody(),
+          ...this.sitemapFetchOptions(),
           signal: abort.signal,
           beforeRedirect: this.hopCheck,
         });
@@ -626,6 +682,7 @@ export class SitemapRequestList {
   }
 
   private async finishReading(r: Reading, summary: SitemapSummary): Promise<void> {
+    if (r.broke !== undefined) return this.retry(r, r.broke);
     this.reading = null;
     await r.spool.dispose();
     const node = r.node;
@@ -642,10 +699,15 @@ export class SitemapRequestList {
     }
     if (summary.fatal) {
       // Entries read before the fatal problem were handed out and stay. The parser yields the
-      // fatal problem as an item too: record it once.
+      // fatal problem as an item too (the last but its summaries): record it once, and keep it.
       node.state = 'error';
       const f = summary.fatal;
-      if (!node.problems.some((p) => p.code === f.code && p.message === f.message)) this.addProblem(node, f, false);
+      const last = r.lastProblem;
+      if (last && last.problem.code === f.code && last.problem.message === f.message) {
+        if (!last.kept) node.problems.push(f); // counted and told already, not stored: the node's cap
+      } else if (!node.problems.some((p) => p.code === f.code && p.message === f.message)) {
+        this.addProblem(node, f, false, true);
+      }
     } else {
       node.state = 'done';
     }
@@ -665,8 +727,35 @@ export class SitemapRequestList {
     node.urlCount = r.urls;
     node.childCount = r.children;
     node.bytes = r.response.wireBytes();
-    this.addProblem(node, p, false);
+    this.addProblem(node, p, false, true);
     this.emit(node);
+  }
+
+  /**
+   * The body broke off (network error, timeout) with attempts left: the sitemap is fetched again
+   * from the start, before anything else, and the `consumed` items already read are skipped.
+   */
+  private async retry(r: Reading, consumed: number): Promise<void> {
+    this.reading = null;
+    const err = r.spool.error() as EngineError;
+    await r.spool.dispose();
+    const attempt = (r.item.attempt ?? 0) + 1;
+    const node = r.node;
+    const bytes = r.response.wireBytes();
+    node.bytes = bytes;
+    node.state = 'fetching';
+    this.addProblem(node, {
+      code: 'SITEMAP_RETRIED',
+      message:
+        `The download of ${r.item.url} broke off after ${bytes.toLocaleString('en-US')} bytes (${err.code}: ${err.message}); ` +
+        `it is fetched again from the start (attempt ${attempt + 1} of ${(this.opts.retries ?? DEFAULT_RETRIES) + 1}), skipping what was read already.`,
+    }, false);
+    this.emit(node);
+    this.resumeAt = { ...pendingOf(r.item), skip: consumed, attempt };
+  }
+
+  private retryDelay(attempt: number): number {
+    return Math.min(MAX_RETRY_DELAY_MS, (this.opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS) * 2 ** (attempt - 1));
   }
 
   private addChild(r: Reading, loc: string, lastmod: string | undefined): void {
@@ -685,7 +774,7 @@ export class SitemapRequestList {
     this.tree.set(id, node);
     if (this.opts.keepSitemap && !this.opts.keepSitemap(loc)) {
       node.state = 'skipped';
-      this.addProblem(node, { code: 'SITEMAP_FILTERED', message: `${loc} is outside the sitemaps this crawl reads; not fetched.` }, false);
+      this.addProblem(node, { code: 'SITEMAP_FILTERED', message: `${loc} is outside the sitemaps this crawl reads; not fetched.` }, false, true);
       this.emit(node);
       return;
     }
@@ -749,7 +838,7 @@ export class SitemapRequestList {
       r.node.bytes = r.response.wireBytes();
       r.node.urlCount = r.urls;
       r.node.childCount = r.children;
-      this.addProblem(r.node, problem, false);
+      this.addProblem(r.node, problem, false, true);
       this.emit(r.node);
     }
     const rest = [...(this.resumeAt ? [this.resumeAt] : []), ...this.front.splice(0), ...this.queue.slice(this.queueHead)];
@@ -760,7 +849,7 @@ export class SitemapRequestList {
       const node = this.tree.get(q.id);
       if (!node) continue;
       node.state = 'skipped';
-      this.addProblem(node, problem, false);
+      this.addProblem(node, problem, false, true);
       this.emit(node);
     }
     this.queue.length = 0;
@@ -786,14 +875,27 @@ export class SitemapRequestList {
 
   // ------------------------------------------------------------------ nodes
 
-  /** Records a problem on a node (capped), tells onProblem, and emits the node when asked. */
-  private addProblem(node: SitemapNode, p: Problem, emit: boolean): void {
-    this.opts.onProblem?.(node.id, p);
-    if (node.problems.length < MAX_NODE_PROBLEMS) node.problems.push(p);
-    else if (node.problems.length === MAX_NODE_PROBLEMS) {
-      node.problems.push({ code: 'TOO_MANY_PROBLEMS', message: `More than ${MAX_NODE_PROBLEMS} problems on this sitemap; the rest are in the crawl log only.` });
+  /**
+   * Records a problem on a node: counted by code, stored while there is room (a `fatal` one, the
+   * reason the node ended, always), told to onProblem; emits the node when asked. True when stored.
+   */
+  private addProblem(node: SitemapNode, p: Problem, emit: boolean, fatal = false): boolean {
+    const counts = (node.problemCounts ??= {});
+    const more = MORE_PROBLEMS.exec(p.message);
+    counts[p.code] = (counts[p.code] ?? 0) + (more ? Number(more[1]) : 1);
+    let kept = false;
+    if (fatal || node.problems.length < MAX_NODE_PROBLEMS) {
+      node.problems.push(p);
+      kept = true;
+    } else if (!node.problems.some((x) => x.code === TOO_MANY_PROBLEMS)) {
+      node.problems.push({
+        code: TOO_MANY_PROBLEMS,
+        message: `More than ${MAX_NODE_PROBLEMS} problems on this sitemap: all are counted by code, the rest are listed in the crawl log.`,
+      });
     }
+    this.opts.onProblem?.(node.id, p, kept);
     if (emit) this.emit(node);
+    return kept;
   }
 
   private emit(node: SitemapNode): void {
@@ -812,6 +914,22 @@ export class SitemapRequestList {
   private maxBody(): number {
     return resolveLimits(this.opts.limits).maxUncompressedBytes + 1024 * 1024;
   }
+}
+
+/** What of a queued sitemap is persisted (and carried into a new attempt). */
+function pendingOf(q: Queued): PendingSitemap {
+  return {
+    id: q.id,
+    url: q.url,
+    parentId: q.parentId,
+    ...(q.lastmod ? { lastmod: q.lastmod } : {}),
+    // robots.txt's announcement widens its scope: a resume must read it with the same one.
+    ...(q.scope ? { scope: q.scope } : {}),
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Ends a reading: stops the parser (which closes its source) and deletes the spool. */
@@ -839,7 +957,9 @@ function newNode(id: string, url: string, parentId: string | null, lastmod?: str
 }
 
 function copyNode(n: SitemapNode): SitemapNode {
-  return { ...n, problems: n.problems.map((p) => ({ ...p })) };
+  const copy = { ...n, problems: n.problems.map((p) => ({ ...p })) };
+  if (n.problemCounts) copy.problemCounts = { ...n.problemCounts };
+  return copy;
 }
 
 function limitProblem(limit: number): Problem {
@@ -918,6 +1038,11 @@ class BodySpool {
   /** Settles once the body is all in the file, failed, or was stopped (never rejects). */
   get downloaded(): Promise<void> {
     return this.writing;
+  }
+
+  /** The body's error, once it failed (undefined until then, and when it was stopped). */
+  error(): unknown {
+    return this.failure === null ? undefined : this.failure;
   }
 
   /** The body's bytes, as they arrive; throws the body's error after the bytes before it. */
