@@ -45,6 +45,9 @@ Crawl options:
   --scope host|domain|any   which links to follow (default host)
   --ignore-robots       do not apply robots.txt rules
   --delay MS            minimum delay between two requests to one host
+  --timeout MS          one attempt of a page or robots.txt, headers and body (default 15000)
+  --idle-timeout MS     the longest wait for a byte of any response (default 30000)
+  --sitemap-timeout MS  one attempt of a sitemap, headers and body (default 600000)
   --quiet               no progress output
 
 Audit options:
@@ -80,6 +83,9 @@ export function parseCli(argv: string[]): CliCommand {
         scope: { type: 'string' },
         'ignore-robots': { type: 'boolean' },
         delay: { type: 'string' },
+        timeout: { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'sitemap-timeout': { type: 'string' },
         quiet: { type: 'boolean' },
         json: { type: 'boolean' },
         finding: { type: 'string' },
@@ -141,6 +147,9 @@ export function parseCli(argv: string[]): CliCommand {
   if (v['max-urls'] !== undefined) s.maxUrls = int(v['max-urls'], '--max-urls', 1, Number.MAX_SAFE_INTEGER);
   if (v['max-depth'] !== undefined) s.maxDepth = int(v['max-depth'], '--max-depth', 0, 10_000);
   if (v.delay !== undefined) s.delayMs = int(v.delay, '--delay', 0, 3_600_000);
+  if (v.timeout !== undefined) s.timeoutMs = int(v.timeout, '--timeout', 100, 3_600_000);
+  if (v['idle-timeout'] !== undefined) s.idleTimeoutMs = int(v['idle-timeout'], '--idle-timeout', 100, 3_600_000);
+  if (v['sitemap-timeout'] !== undefined) s.sitemapTimeoutMs = int(v['sitemap-timeout'], '--sitemap-timeout', 100, 3_600_000);
   if (v['no-pages']) s.fetchPages = false;
   if (v['no-links']) s.followLinks = false;
   if (v['no-sitemaps']) {

@@ -8,6 +8,7 @@ test('a crawl with every option', () => {
     '--state-dir', '/tmp/s', '--out', 'x.csv', '--concurrency', '16', '--max-urls', '100', '--max-depth', '3',
     '--no-pages', '--no-links', '--include', '^https://site\\.test/blog', '--exclude', '\\?sort=',
     '--user-agent', 'MyBot/1.0', '--scope', 'domain', '--ignore-robots',
+    '--timeout', '20000', '--idle-timeout', '5000', '--sitemap-timeout', '900000',
   ]);
   assert.equal(cmd.kind, 'crawl');
   if (cmd.kind !== 'crawl') return;
@@ -16,7 +17,7 @@ test('a crawl with every option', () => {
     sitemapUrls: ['https://site.test/a.xml', 'https://site.test/b.xml'],
     concurrency: 16, maxUrls: 100, maxDepth: 3, fetchPages: false, followLinks: false,
     include: ['^https://site\\.test/blog'], exclude: ['\\?sort='], userAgent: 'MyBot/1.0', scope: 'domain',
-    respectRobots: false,
+    respectRobots: false, timeoutMs: 20_000, idleTimeoutMs: 5000, sitemapTimeoutMs: 900_000,
   });
   assert.equal(cmd.stateDir, '/tmp/s');
   assert.equal(cmd.out, 'x.csv');
@@ -49,6 +50,8 @@ test('bad arguments are refused with a message a person can act on', () => {
     [['https://site.test/', '--concurrency', '0'], /--concurrency takes a whole number/],
     [['https://site.test/', '--max-urls', '1.5'], /--max-urls/],
     [['https://site.test/', '--scope', 'planet'], /--scope must be host, domain or any/],
+    [['https://site.test/', '--sitemap-timeout', '10m'], /--sitemap-timeout takes a whole number from 100 to 3600000/],
+    [['https://site.test/', '--idle-timeout', '0'], /--idle-timeout takes a whole number/],
     [['https://site.test/', '--include', '(unclosed'], /not a valid regular expression/],
     [['https://site.test/', '--frobnicate'], /frobnicate/],
     [['https://site.test/', 'https://other.test/'], /Unexpected argument/],
