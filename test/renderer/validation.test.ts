@@ -73,6 +73,18 @@ test('the form needs a start URL or sitemaps, and sane numbers', () => {
   assert.match(host.perHostConcurrency!, /cannot be more than/);
 });
 
+test('the idle and sitemap timeouts are fields of their own, checked and passed on', () => {
+  const f = formFromSettings(defaults);
+  assert.equal(f.idleTimeoutMs, '30000');
+  assert.equal(f.sitemapTimeoutMs, '600000');
+  const bad = validateForm({ ...f, startUrl: 'https://a.com/', idleTimeoutMs: '10', sitemapTimeoutMs: 'long' });
+  assert.match(bad.idleTimeoutMs!, /Idle timeout must be between 1,000 and/);
+  assert.match(bad.sitemapTimeoutMs!, /Sitemap timeout must be a whole number/);
+  const s = settingsFromForm({ ...f, startUrl: 'https://a.com/', idleTimeoutMs: '5,000', sitemapTimeoutMs: '1,200,000' });
+  assert.equal(s.idleTimeoutMs, 5000);
+  assert.equal(s.sitemapTimeoutMs, 1_200_000);
+});
+
 test('the form turns into settings: blanks are unlimited, separators are ignored', () => {
   const f = {
     ...formFromSettings(defaults),

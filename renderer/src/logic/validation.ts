@@ -1,5 +1,5 @@
 /** Validation of the new-crawl form, as the analyst types: one clear message per field. */
-import type { CrawlSettings, ScopeMode } from '../../../shared/model.js';
+import { DEFAULT_SETTINGS, type CrawlSettings, type ScopeMode } from '../../../shared/model.js';
 
 export interface UrlCheck {
   ok: boolean;
@@ -116,6 +116,8 @@ export interface CrawlForm {
   delayMs: string;
   userAgent: string;
   timeoutMs: string;
+  idleTimeoutMs: string;
+  sitemapTimeoutMs: string;
   retries: string;
 }
 
@@ -141,6 +143,8 @@ export function formFromSettings(s: CrawlSettings, name = ''): CrawlForm {
     delayMs: String(s.delayMs),
     userAgent: s.userAgent,
     timeoutMs: String(s.timeoutMs),
+    idleTimeoutMs: String(s.idleTimeoutMs ?? DEFAULT_SETTINGS.idleTimeoutMs),
+    sitemapTimeoutMs: String(s.sitemapTimeoutMs ?? DEFAULT_SETTINGS.sitemapTimeoutMs),
     retries: String(s.retries),
   };
 }
@@ -159,6 +163,8 @@ const intRules: Partial<Record<keyof CrawlForm, IntRule>> = {
   perHostConcurrency: { min: 1, max: 256, label: 'Per-host concurrency' },
   delayMs: { min: 0, max: 600_000, label: 'Delay' },
   timeoutMs: { min: 1000, max: 600_000, label: 'Timeout' },
+  idleTimeoutMs: { min: 1000, max: 600_000, label: 'Idle timeout' },
+  sitemapTimeoutMs: { min: 1000, max: 3_600_000, label: 'Sitemap timeout' },
   retries: { min: 0, max: 20, label: 'Retries' },
 };
 
@@ -228,6 +234,8 @@ export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTime
     delayMs: intOf(f.delayMs) ?? 0,
     userAgent: f.userAgent.trim(),
     timeoutMs: intOf(f.timeoutMs) ?? 30_000,
+    idleTimeoutMs: intOf(f.idleTimeoutMs) ?? DEFAULT_SETTINGS.idleTimeoutMs,
+    sitemapTimeoutMs: intOf(f.sitemapTimeoutMs) ?? DEFAULT_SETTINGS.sitemapTimeoutMs,
     retries: intOf(f.retries) ?? 0,
   };
 }

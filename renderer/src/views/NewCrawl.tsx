@@ -51,7 +51,7 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
     return touched[key] ? msg : undefined;
   };
   const startCheck = form.startUrl.trim() ? checkHttpUrl(form.startUrl) : null;
-  const advancedErrors = (['concurrency', 'perHostConcurrency', 'delayMs', 'timeoutMs', 'retries', 'maxDepth', 'maxUrls', 'userAgent', 'include', 'exclude'] as const).filter(
+  const advancedErrors = (['concurrency', 'perHostConcurrency', 'delayMs', 'timeoutMs', 'idleTimeoutMs', 'sitemapTimeoutMs', 'retries', 'maxDepth', 'maxUrls', 'userAgent', 'include', 'exclude'] as const).filter(
     (k) => errors[k],
   );
 
@@ -186,7 +186,9 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
             <NumField form={form} k="concurrency" label="Concurrency" unit="requests" update={update} error={shown('concurrency')} hint="Requests in flight at once, all hosts together." />
             <NumField form={form} k="perHostConcurrency" label="Per-host concurrency" unit="requests" update={update} error={shown('perHostConcurrency')} />
             <NumField form={form} k="delayMs" label="Delay between requests" unit="ms" update={update} error={shown('delayMs')} hint="To one host. Retry-After is always honoured." />
-            <NumField form={form} k="timeoutMs" label="Timeout" unit="ms" update={update} error={shown('timeoutMs')} />
+            <NumField form={form} k="timeoutMs" label="Timeout" unit="ms" update={update} error={shown('timeoutMs')} hint="One attempt of a page or robots.txt, headers and body." />
+            <NumField form={form} k="idleTimeoutMs" label="Idle timeout" unit="ms" update={update} error={shown('idleTimeoutMs')} hint="A response that sends nothing this long is cut (and retried)." />
+            <NumField form={form} k="sitemapTimeoutMs" label="Sitemap timeout" unit="ms" update={update} error={shown('sitemapTimeoutMs')} hint="One attempt of a sitemap: 50 MiB takes minutes on a slow link." />
             <NumField form={form} k="maxDepth" label="Max link depth" update={update} error={shown('maxDepth')} placeholder="No limit" hint="Sitemap entries are depth 0." />
             <NumField form={form} k="maxUrls" label="Max URLs" update={update} error={shown('maxUrls')} placeholder="No limit" />
             <NumField form={form} k="retries" label="Retries" update={update} error={shown('retries')} />
@@ -303,7 +305,7 @@ function Field({
   );
 }
 
-type NumKey = 'concurrency' | 'perHostConcurrency' | 'delayMs' | 'timeoutMs' | 'maxDepth' | 'maxUrls' | 'retries';
+type NumKey = 'concurrency' | 'perHostConcurrency' | 'delayMs' | 'timeoutMs' | 'idleTimeoutMs' | 'sitemapTimeoutMs' | 'maxDepth' | 'maxUrls' | 'retries';
 
 function NumField({
   form,

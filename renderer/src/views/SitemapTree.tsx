@@ -1,6 +1,6 @@
 /** The sitemap tree: robots.txt → indexes → sitemaps, loaded lazily, growing live; a node filters the URLs. */
 import { useEffect, useMemo, useRef } from 'react';
-import type { CrawlSummary, SitemapNode } from '../../../shared/model.js';
+import type { CrawlSummary, Problem, SitemapNode } from '../../../shared/model.js';
 import { EmptyState, ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { VirtualTable, type Column } from '../components/VirtualTable.js';
@@ -59,7 +59,9 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
   const renderCells = (i: number) => {
     const row = rows[i]!;
     const n = row.node;
-    const probs = row.expanded ? n.problems.length : problemCount(tree, n.id);
+    // A node counts every problem by code (it stores only the first hundred or so).
+    const own = problemTotal(n);
+    const probs = row.expanded ? own : problemCount(tree, n.id) - n.problems.length + own;
     return [
       <span className="tree-name" style={{ paddingLeft: row.depth * 18 }}>
         {row.expandable ? (
@@ -207,6 +209,28 @@ function NodeFindings({ crawlId, node }: { crawlId: string; node: SitemapNode })
   );
 }
 
+/** Every problem of a node, however many it stores. */
+function problemTotal(node: SitemapNode): number {
+  if (!node.problemCounts) return node.problems.length;
+  let total = 0;
+  for (const n of Object.values(node.problemCounts)) total += n;
+  return total;
+}
+
+/**
+ * A node's problems by code: how many of each (problemCounts, which counts those it did not store
+ * too) and those stored, for their message and URLs. Codes with none stored come last.
+ */
+function problemGroups(node: SitemapNode): { code: string; count: number; items: Problem[] }[] {
+  const counts = node.problemCounts;
+  const groups = groupProblems(node.problems).map((g) => ({ ...g, count: counts?.[g.code] ?? g.items.length }));
+  if (counts) {
+    const listed = new Set(groups.map((g) => g.code));
+    for (const [code, count] of Object.entries(counts)) if (!listed.has(code)) groups.push({ code, count, items: [] });
+  }
+  return groups;
+}
+
 function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
   return (
     <div className="node-panel" data-testid="node-panel">
@@ -253,11 +277,12 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
       </div>
       {node.problems.length > 0 ? (
         <ul className="problem-list">
-          {groupProblems(node.problems).map((g) => (
-            <li key={g.code} className="problem-group">
+          {problemGroups(node).map((g) => (
+            <li key={g.code} className="problem-group" data-testid="problem-group" data-code={g.code} data-count={g.count}>
               <div>
                 <span className={`badge ${node.state === 'error' ? 'badge-error' : 'badge-warn'} mono`}>{g.code}</span>
-                {g.items.length > 1 && <span className="muted small"> × {formatCount(g.items.length)}</span>} {g.items[0]!.message}
+                {g.count > 1 && <span className="muted small"> × {formatCount(g.count)}</span>}{' '}
+                {g.items[0]?.message ?? <span className="muted">Not listed on the node: see the crawl log (Errors).</span>}
               </div>
               {g.items.some((p) => p.url) && (
                 <div className="problem-urls">
