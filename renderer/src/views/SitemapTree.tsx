@@ -239,8 +239,9 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
           <span className={`type type-${node.type}`}>{TYPE_LABEL[node.type]}</span>
           <UrlLink url={node.url} />
           {node.finalUrl && node.finalUrl !== node.url && (
-            <span className="muted small">
-              → redirected to <UrlLink url={node.finalUrl} />
+            <span className="muted small" data-testid="node-redirects" title={(node.redirectChain ?? []).map((h) => `${h.status} ${h.url}`).join('\n')}>
+              → redirected{node.redirectChain && node.redirectChain.length > 1 ? ` (${node.redirectChain.length} hops: ${node.redirectChain.map((h) => h.status).join(' → ')})` : node.redirectChain?.length === 1 ? ` (${node.redirectChain[0]!.status})` : ''} to{' '}
+              <UrlLink url={node.finalUrl} />
             </span>
           )}
         </div>
