@@ -11,7 +11,7 @@
  * agree over the conformance sitemaps and random documents, in random chunks.
  */
 import type { HreflangAlternate, SitemapImage } from '../../../shared/model.js';
-import { MAX_FIELD_CHARS } from './limits.js';
+import { MAX_ENTRY_CHARS, MAX_ENTRY_ITEMS, MAX_FIELD_CHARS } from './limits.js';
 
 const LT = 0x3c;
 const SLASH = 0x2f;
@@ -144,6 +144,8 @@ export class SimpleUrlMatcher {
     const r = USUAL.exec(buf);
     if (r !== null) {
       const end = USUAL.lastIndex;
+      // An entry past its bounds is read the usual way, which keeps what they allow and says so.
+      if (end - at > MAX_ENTRY_CHARS) return this.decline();
       const lastmod = optional(r[3]);
       const changefreq = optional(r[4]);
       const priority = optional(r[5]);
@@ -158,6 +160,7 @@ export class SimpleUrlMatcher {
         if (imgs === null) return this.decline();
         this.images = imgs;
       }
+      if ((this.alternates?.length ?? 0) + (this.images?.length ?? 0) > MAX_ENTRY_ITEMS) return this.decline();
       this.loc = value(r[1]!);
       this.lastmod = lastmod;
       this.changefreq = changefreq;

@@ -8,11 +8,12 @@
  * When the worker cannot run (its file is missing from a build, or it fails to start), sitemaps are
  * parsed on the calling thread instead, as fast as before and with identical results, and a process
  * warning says so once. A worker that dies mid-read ends that reading with an error (what was handed
- * out stays); the next sitemap starts a new worker.
+ * out stays): SITEMAP_WORKER_OUT_OF_MEMORY when it reached its heap limit, SITEMAP_WORKER_FAILED
+ * otherwise; the next sitemap starts a new worker.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker, type ResourceLimits, type WorkerOptions } from 'node:worker_threads';
 import type { SitemapItem, SitemapSummary } from '../types.js';
 import { streamSitemap, type StreamSitemapOptions } from './stream.js';
 import { fromWire, wireText, type FromWorker, type ToWorker } from './worker-protocol.js';
@@ -25,7 +26,7 @@ type Message =
   | Extract<FromWorker, { t: 'done' | 'crash' }>
   /** A batch, its bytes decoded (their buffer has gone back to the worker). */
   | { t: 'batch'; json: string; ends: Int32Array; lastmods: Float64Array }
-  | { t: 'lost'; message: string }
+  | { t: 'lost'; message: string; code: string }
   | { t: 'unstarted' };
 
 /** The worker file, beside this module in the sources (.ts) and beside the bundle in a build (.js/.mjs). */
@@ -39,7 +40,7 @@ export function parseWorkerUrl(base: string = import.meta.url): URL {
  * of 4 MB rather than 1 halves its minor collections (1,345 → 667 at 1M URLs, their pauses 225 → 130
  * ms): +3.4% URLs/s in interleaved runs once the frontier stopped being the slower side, for ~2 MB.
  */
-const RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
+const RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
 
 /** Batches taken in a row before the consumer lets the event loop turn (a batch is a few ms of work). */
 const YIELD_EVERY = 2;
@@ -63,8 +64,8 @@ export function ownedChunk<T extends Uint8Array>(chunk: T): T {
  * How to start the worker: a built .js/.mjs file directly; a .ts source (tests, `npm run crawl`)
  * through tsx, whose loader hooks are not inherited by worker threads.
  */
-function workerScript(url: URL): [string | URL, WorkerOptions] {
-  const opts: WorkerOptions = { resourceLimits: RESOURCE_LIMITS, stdout: false, stderr: false };
+function workerScript(url: URL, resourceLimits: ResourceLimits): [string | URL, WorkerOptions] {
+  const opts: WorkerOptions = { resourceLimits, stdout: false, stderr: false };
   if (!url.pathname.endsWith('.ts')) return [url, opts];
   const tsx = import.meta.resolve('tsx/esm/api');
   const code = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}); })`;
@@ -89,14 +90,20 @@ class ParseWorker {
     url: URL,
     private readonly onDead: (w: ParseWorker, beforeReady: boolean) => void,
     private readonly idleMs: number = IDLE_MS,
+    resourceLimits: ResourceLimits = RESOURCE_LIMITS,
   ) {
-    this.worker = new Worker(...workerScript(url));
+    this.worker = new Worker(...workerScript(url, resourceLimits));
     this.worker.on('message', (m: FromWorker) => {
       // 'spent': a body chunk's memory, back to be freed here; nothing to do with it.
       if (m.t === 'ready') this.ready = true;
       else if (m.t !== 'spent') this.sessions.get(m.id)?.receive(m);
     });
-    this.worker.on('error', (err) => this.die(`the sitemap parser's worker thread failed: ${err.message}`));
+    this.worker.on('error', (err: Error & { code?: string }) => {
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        const mb = resourceLimits.maxOldGenerationSizeMb;
+        this.die(`the sitemap parser ran out of memory${mb ? ` (its limit is ${mb} MB)` : ''} on this sitemap`, false, 'SITEMAP_WORKER_OUT_OF_MEMORY');
+      } else this.die(`the sitemap parser's worker thread failed: ${err.message}`);
+    });
     this.worker.on('exit', (code) => this.die(`the sitemap parser's worker thread exited (code ${code})`));
     // After the listeners: a 'message' listener refs the worker's port again. An idle worker (started
     // ahead by warm(), or between sitemaps) must not keep the process alive.
@@ -135,14 +142,14 @@ class ParseWorker {
     this.idle.unref();
   }
 
-  /** Ends the worker: failed (its readings lost), or `retired` when idle (not a failure, even unready). */
-  private die(message: string, retired = false): void {
+  /** Ends the worker: failed (its readings lost, with `code`), or `retired` when idle (not a failure, even unready). */
+  private die(message: string, retired = false, code = 'SITEMAP_WORKER_FAILED'): void {
     if (this.dead) return;
     this.dead = true;
     if (this.idle !== null) clearTimeout(this.idle);
     this.idle = null;
     this.onDead(this, !this.ready && !retired);
-    for (const s of [...this.sessions.values()]) s.lost(message, !this.ready);
+    for (const s of [...this.sessions.values()]) s.lost(message, code, !this.ready);
     this.sessions.clear();
     void this.worker.terminate().catch(() => undefined);
   }
@@ -156,10 +163,14 @@ export class ParseWorkerPool {
   private current: ParseWorker | null = null;
   private unavailable: string | null = null;
 
-  /** `idleMs`: how long the worker may wait for a sitemap before it is stopped (default a minute). */
+  /**
+   * `idleMs`: how long the worker may wait for a sitemap before it is stopped (default a minute);
+   * `resourceLimits`: its heap's (tests set a small one).
+   */
   constructor(
     private readonly url: URL = parseWorkerUrl(),
     private readonly idleMs: number = IDLE_MS,
+    private readonly resourceLimits: ResourceLimits = RESOURCE_LIMITS,
   ) {}
 
   /**
@@ -197,7 +208,7 @@ export class ParseWorkerPool {
           return yield* streamSitemap(body, opts);
         } else {
           throw Object.assign(new Error(`Reading the sitemap stopped: ${m.message}. The entries read before were kept.`), {
-            code: 'SITEMAP_WORKER_FAILED',
+            code: m.t === 'lost' ? m.code : 'SITEMAP_WORKER_FAILED',
           });
         }
       }
@@ -230,6 +241,7 @@ export class ParseWorkerPool {
           if (beforeReady) this.fallBack('its worker thread could not start');
         },
         this.idleMs,
+        this.resourceLimits,
       );
     } catch (err) {
       this.fallBack(`its worker thread could not start: ${err instanceof Error ? err.message : String(err)}`);
@@ -267,8 +279,8 @@ class WorkerSession {
     this.signal();
   }
 
-  lost(message: string, beforeReady: boolean): void {
-    this.queue.push(beforeReady && !this.started ? { t: 'unstarted' } : { t: 'lost', message });
+  lost(message: string, code: string, beforeReady: boolean): void {
+    this.queue.push(beforeReady && !this.started ? { t: 'unstarted' } : { t: 'lost', message, code });
     this.signal();
   }
 
@@ -339,7 +351,14 @@ class WorkerSession {
   }
 }
 
-const shared = new ParseWorkerPool();
+let shared = new ParseWorkerPool();
+
+/** Makes `pool` the process's parse worker pool (tests: a worker that dies); returns the one it replaces. */
+export function useParseWorkerPool(pool: ParseWorkerPool): ParseWorkerPool {
+  const before = shared;
+  shared = pool;
+  return before;
+}
 
 /** Starts the process's parse worker ahead of its first sitemap (see ParseWorkerPool.warm). */
 export function warmSitemapWorker(): void {

@@ -4,12 +4,13 @@
  * fast-tokenizer.ts). The Tokenizer is forgiving, so this layer
  * adds what a sitemap reader needs from XML: a strict element stack (mismatched or missing end tags
  * are MALFORMED_XML with a line and column), refusal of DOCTYPE/ENTITY declarations, one root,
- * and bounded memory (only the chunks the current token spans are held).
+ * and bounded memory (only the chunks the current token or start tag spans are held; a start tag
+ * past its bounds in limits.ts is ELEMENT_TOO_LARGE).
  */
 import type { TokenizerCallbacks } from 'htmlparser2';
 import { FastTokenizer, type ElementShortcut } from './fast-tokenizer.js';
-import type { ItemSink } from './sink.js';
-import { MAX_FIELD_CHARS, MAX_TOKEN_CHARS } from './limits.js';
+import { clip, type ItemSink } from './sink.js';
+import { MAX_ATTRIBUTES_CHARS, MAX_ELEMENT_ATTRIBUTES, MAX_ELEMENT_DEPTH, MAX_FIELD_CHARS, MAX_TAG_CHARS, MAX_TOKEN_CHARS } from './limits.js';
 
 export type Attributes = Record<string, string>;
 
@@ -72,6 +73,10 @@ export class XmlReader implements TokenizerCallbacks {
   private attrs: Attributes | null = null;
   private attrName = '';
   private attrValue = '';
+  /** Where the start tag being read begins (its `<`), or -1 outside one; its attributes and their characters so far. */
+  private tagStart = -1;
+  private tagAttributes = 0;
+  private tagAttributeChars = 0;
 
   constructor(
     private readonly sink: ItemSink,
@@ -99,10 +104,13 @@ export class XmlReader implements TokenizerCallbacks {
     this.buffers.push(text);
     this.written += text.length;
     this.tokenizer.write(text);
-    // Drop chunks that lie wholly before the safe point; a token that never ends is refused.
-    while (this.buffers.length > 1 && this.bufferOffset + this.buffers[0]!.length <= this.safePoint) {
+    // Drop chunks that lie wholly before the safe point (the start of a start tag being read, for
+    // its position in a message); a token or a tag that never ends is refused.
+    const keep = this.tagStart === -1 ? this.safePoint : this.tagStart;
+    while (this.buffers.length > 1 && this.bufferOffset + this.buffers[0]!.length <= keep) {
       this.dropFirstBuffer();
     }
+    if (this.tagStart !== -1 && this.written - this.tagStart > MAX_TAG_CHARS) this.tagTooLarge();
     if (!this.sink.stopped && this.written - this.safePoint > MAX_TOKEN_CHARS) {
       this.fail(
         'TOKEN_TOO_LARGE',
@@ -158,22 +166,39 @@ export class XmlReader implements TokenizerCallbacks {
     const colon = qname.indexOf(':');
     const local = colon === -1 ? qname : qname.slice(colon + 1);
     const depth = this.stack.length;
+    if (depth >= MAX_ELEMENT_DEPTH) {
+      this.fail(
+        'NESTING_TOO_DEEP',
+        () => `<${clip(qname)}> at ${this.positionOf(start - 1)} is nested more than ${MAX_ELEMENT_DEPTH} elements deep; no sitemap nests that deep (the file is broken or hostile), so reading stopped there. ${this.keptPhrase()}`,
+      );
+      return;
+    }
     this.tagQName = qname;
     this.tagLocal = local;
     this.attrs = depth === 0 || this.handler.wantsAttributes(local, depth) ? {} : null;
+    this.tagStart = start - 1;
+    this.tagAttributes = 0;
+    this.tagAttributeChars = 0;
   }
 
   onattribname(start: number, endIndex: number): void {
     this.safePoint = start;
+    if (++this.tagAttributes > MAX_ELEMENT_ATTRIBUTES) {
+      this.elementTooLarge(`has more than ${MAX_ELEMENT_ATTRIBUTES.toLocaleString('en-US')} attributes`);
+      return;
+    }
+    this.attributeChars(start, endIndex);
     if (this.attrs !== null) this.attrName = this.slice(start, endIndex);
   }
 
   onattribdata(start: number, endIndex: number): void {
     this.safePoint = start;
+    this.attributeChars(start, endIndex);
     if (this.attrs !== null && this.attrValue.length <= MAX_FIELD_CHARS) this.attrValue += this.slice(start, endIndex);
   }
 
   onattribentity(codepoint: number): void {
+    this.tagAttributeChars++;
     if (this.attrs !== null && this.attrValue.length <= MAX_FIELD_CHARS) this.attrValue += String.fromCodePoint(codepoint);
   }
 
@@ -190,6 +215,7 @@ export class XmlReader implements TokenizerCallbacks {
   }
 
   onopentagend(): void {
+    this.tagStart = -1;
     if (this.sink.stopped) return;
     const depth = this.stack.length;
     this.stack.push(this.tagQName);
@@ -200,6 +226,7 @@ export class XmlReader implements TokenizerCallbacks {
   }
 
   onselfclosingtag(): void {
+    this.tagStart = -1;
     if (this.sink.stopped) return;
     const depth = this.stack.length;
     this.rootSeen = true;
@@ -269,6 +296,29 @@ export class XmlReader implements TokenizerCallbacks {
   }
 
   // ------------------------------------------------------------ helpers
+
+  /** Counts an attribute's name or value towards its start tag's bounds. */
+  private attributeChars(start: number, endIndex: number): void {
+    this.tagAttributeChars += endIndex - start;
+    if (this.tagAttributeChars > MAX_ATTRIBUTES_CHARS) {
+      this.elementTooLarge(`has attributes of more than ${MAX_ATTRIBUTES_CHARS / 1024} KiB in all`);
+    } else if (endIndex - this.tagStart > MAX_TAG_CHARS) {
+      this.tagTooLarge();
+    }
+  }
+
+  private tagTooLarge(): void {
+    this.elementTooLarge(`runs over ${MAX_TAG_CHARS / 1024 / 1024} MiB`);
+  }
+
+  /** Refuses the document at a start tag past one of its bounds (what: `has more than …`). */
+  private elementTooLarge(what: string): void {
+    const at = this.tagStart;
+    this.fail(
+      'ELEMENT_TOO_LARGE',
+      () => `The start tag <${clip(this.tagQName)}> at ${this.positionOf(at)} ${what}; no sitemap needs that (the file is broken or hostile), so reading stopped there. ${this.keptPhrase()}`,
+    );
+  }
 
   private textOutsideRoot(text: string, at: number): void {
     if (!NON_WHITESPACE.test(text)) return;

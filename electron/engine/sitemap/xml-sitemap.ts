@@ -6,7 +6,7 @@
 import type { HreflangAlternate, SitemapImage, SitemapMobileAlternate, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../shared/model.js';
 import { resolveUrl } from '../url.js';
 import { isW3cDatetime, rfc822LacksZone, rfc822ToIso, w3cDatetimeMs } from './datetime.js';
-import { MAX_FIELD_CHARS } from './limits.js';
+import { MAX_ENTRY_CHARS, MAX_ENTRY_ITEMS, MAX_FIELD_CHARS, MAX_PROBLEMS_PER_CODE } from './limits.js';
 import { clip, type ItemSink } from './sink.js';
 import { SimpleUrlMatcher } from './simple-url.js';
 import type { Attributes, ElementHandler } from './xml-reader.js';
@@ -122,8 +122,13 @@ export class SitemapXmlHandler implements ElementHandler {
   private published: string | undefined;
   private created: string | undefined;
   private bareText: string | undefined;
-  /** Problems found inside the entry, reported once its URL is known. */
+  /** Problems found inside the entry, reported once its URL is known: the first of each code, and how many there were. */
   private deferred: [code: string, message: string][] | undefined;
+  private deferredCounts: Map<string, number> | undefined;
+  /** Alternates, images, videos and links the entry holds, the characters of their text, and whether one was left out. */
+  private entryItems = 0;
+  private entryChars = 0;
+  private entryFull = false;
 
   // an extension block inside the entry
   private sub = S_NONE;
@@ -380,7 +385,7 @@ export class SitemapXmlHandler implements ElementHandler {
         );
         return;
       }
-      (this.mobile ??= []).push({ href, media });
+      if (this.admit(href.length + media.length)) (this.mobile ??= []).push({ href, media });
       return;
     }
     if (!lang || !href || !HTTP_SCHEME.test(href)) {
@@ -390,7 +395,7 @@ export class SitemapXmlHandler implements ElementHandler {
       );
       return;
     }
-    (this.alternates ??= []).push({ lang, href });
+    if (this.admit(lang.length + href.length)) (this.alternates ??= []).push({ lang, href });
   }
 
   private startSub(sub: number, depth: number): void {
@@ -402,10 +407,10 @@ export class SitemapXmlHandler implements ElementHandler {
     if (this.sub === S_IMAGE) {
       const image = this.image!;
       if (image.loc === undefined) this.defer('MISSING_IMAGE_LOC', 'An <image:image> without <image:loc> was skipped.');
-      else (this.images ??= []).push(image as SitemapImage);
+      else if (this.admit(textLength(image))) (this.images ??= []).push(image as SitemapImage);
       this.image = undefined;
     } else if (this.sub === S_VIDEO) {
-      (this.videos ??= []).push(this.video!);
+      if (this.admit(textLength(this.video!))) (this.videos ??= []).push(this.video!);
       this.video = undefined;
     }
     this.sub = S_NONE;
@@ -421,7 +426,7 @@ export class SitemapXmlHandler implements ElementHandler {
     // Atom hrefs may be relative to the feed; sitemap <loc>s may not.
     const url = resolveUrl(href, this.sink.sitemapUrl) ?? href;
     const links = (this.atomLinks ??= []);
-    if (!links.includes(url)) links.push(url);
+    if (!links.includes(url) && this.admit(url.length)) links.push(url);
   }
 
   // ------------------------------------------------------------ fields
@@ -484,7 +489,29 @@ export class SitemapXmlHandler implements ElementHandler {
   }
 
   private defer(code: string, message: string): void {
-    (this.deferred ??= []).push([code, message]);
+    // Kept up to the number the sitemap lists of a code: an entry with a million broken alternates holds 100.
+    const counts = (this.deferredCounts ??= new Map());
+    const n = (counts.get(code) ?? 0) + 1;
+    counts.set(code, n);
+    if (n <= MAX_PROBLEMS_PER_CODE) (this.deferred ??= []).push([code, message]);
+  }
+
+  /**
+   * Whether the entry may hold one more alternate, image, video or link of `chars` characters;
+   * past MAX_ENTRY_ITEMS or MAX_ENTRY_CHARS it is left out, and the entry says so once.
+   */
+  private admit(chars: number): boolean {
+    this.entryItems++;
+    this.entryChars += chars;
+    if (this.entryItems <= MAX_ENTRY_ITEMS && this.entryChars <= MAX_ENTRY_CHARS) return true;
+    if (!this.entryFull) {
+      this.entryFull = true;
+      this.defer(
+        'ENTRY_TOO_LARGE',
+        `The entry holds more than ${MAX_ENTRY_ITEMS.toLocaleString('en-US')} alternates, images, videos and links, or more than ${MAX_ENTRY_CHARS / 1024 / 1024} MiB of their text; the rest were left out.`,
+      );
+    }
+    return false;
   }
 
   // ------------------------------------------------------------ entries
@@ -507,6 +534,10 @@ export class SitemapXmlHandler implements ElementHandler {
     this.created = undefined;
     this.bareText = undefined;
     this.deferred = undefined;
+    this.deferredCounts = undefined;
+    this.entryItems = 0;
+    this.entryChars = 0;
+    this.entryFull = false;
     this.sub = S_NONE;
     this.subDepth = -1;
     this.inPublication = false;
@@ -662,7 +693,20 @@ export class SitemapXmlHandler implements ElementHandler {
     if (this.deferred === undefined) return;
     for (const [code, message] of this.deferred) this.sink.problem(code, `${message} (entry ${loc})`, loc);
     this.deferred = undefined;
+    const counts = this.deferredCounts!;
+    this.deferredCounts = undefined;
+    // The rest only count towards the sitemap's "… and N more" (its first 100 of the code are listed already).
+    for (const [code, n] of counts) {
+      for (let i = MAX_PROBLEMS_PER_CODE; i < n; i++) this.sink.problem(code, `Another ${code} of the entry ${loc}.`, loc);
+    }
   }
+}
+
+/** Characters of an image's or a video's text fields. */
+function textLength(o: object): number {
+  let n = 0;
+  for (const v of Object.values(o)) if (typeof v === 'string') n += v.length;
+  return n;
 }
 
 /** A feed entry's date by preference: the first given that is not empty, else an empty one (reported as such). */
