@@ -41,6 +41,8 @@ export interface SitemapParser {
   holdsInput(): boolean;
   /** Stops with a fatal problem raised outside the parser (a download or gzip error); the first fatal wins. */
   fail(code: string, message: string): void;
+  /** Reports a problem found outside the parser that does not stop it (bytes after the gzip data). */
+  problem(code: string, message: string): void;
 }
 
 /** Bytes looked at, at most, before the encoding is chosen: enough for a BOM and an XML declaration. */
@@ -236,6 +238,9 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
     },
     fail(code, message) {
       if (!ended) fail(code, message);
+    },
+    problem(code, message) {
+      if (!ended) sink.problem(code, message);
     },
   };
 }
