@@ -55,6 +55,25 @@ const MODE_UNDECIDED = 1;
 const MODE_XML = 2;
 const MODE_TEXT = 3;
 
+/**
+ * UTF-16 without a byte order mark, told by its first characters (after any whitespace) as XML's
+ * appendix F does: `<` and an ASCII character each with a zero byte (`<\0?\0`: little-endian,
+ * `\0<\0?`: big-endian), or the `ht` of a text sitemap's first URL; null for anything else.
+ */
+function bomlessUtf16(b: Buffer): 'utf-16le' | 'utf-16be' | null {
+  for (const [order, lo] of [['utf-16le', 0], ['utf-16be', 1]] as const) {
+    const hi = 1 - lo;
+    let i = 0;
+    while (i + 5 < b.length && b[i + hi] === 0 && WHITESPACE.has(b[i + lo]!)) i += 2;
+    if (i + 3 >= b.length || b[i + hi] !== 0 || b[i + 2 + hi] !== 0) continue;
+    const first = b[i + lo]!;
+    const second = b[i + 2 + lo]!;
+    if ((first === 0x3c && second > 0x20 && second < 0x7f) || (first === 0x68 && second === 0x74)) return order;
+  }
+  return null;
+}
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
 /** Creates a push parser for one sitemap body; items go to onItem in document order. */
 export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
   const limits = resolveLimits(opts.limits);
@@ -96,9 +115,16 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
       return;
     }
     let encoding = 'utf-8';
+    const utf16 = bomlessUtf16(bytesHead);
     if (bytesHead[0] === 0xff && bytesHead[1] === 0xfe) encoding = 'utf-16le';
     else if (bytesHead[0] === 0xfe && bytesHead[1] === 0xff) encoding = 'utf-16be';
-    else {
+    else if (utf16 !== null) {
+      encoding = utf16;
+      sink.problem(
+        'ENCODING_NOT_UTF8',
+        `The document is ${utf16 === 'utf-16le' ? 'UTF-16 little-endian' : 'UTF-16 big-endian'} without a byte order mark; the protocol requires UTF-8. It was decoded as ${utf16.toUpperCase()}.`,
+      );
+    } else {
       const declared = XML_DECLARATION_ENCODING.exec(bytesHead.toString('latin1'))?.[1];
       if (declared !== undefined && !/^utf-?8$/i.test(declared)) {
         try {

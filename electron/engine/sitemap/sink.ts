@@ -60,6 +60,16 @@ export class ItemSink {
       this.problem('LOC_TOO_LONG', `A ${what} longer than ${MAX_FIELD_CHARS} characters was skipped.`, clip(loc));
       return null;
     }
+    // U+FFFD is what decoding made of bytes that are not UTF-8, of `&#0;` or of a surrogate: the
+    // URL the server meant is unknown, and the one written would be fetched as %EF%BF%BD.
+    if (loc.indexOf('\uFFFD') !== -1) {
+      this.problem(
+        'INVALID_URL',
+        `${capitalise(what)} "${clip(loc)}" holds characters that cannot be read (bytes that are not UTF-8, \`&#0;\` or a surrogate code point, decoded as U+FFFD); skipped.`,
+        clip(loc),
+      );
+      return null;
+    }
     // inSitemapScope parses the URL only when its fast path fails, so it doubles as the cheap validity check.
     if (inSitemapScope(loc, this.scopeUrl)) return loc;
     if (!HTTP_SCHEME.test(loc) || resolveUrl(loc, this.sitemapUrl) === null) {
