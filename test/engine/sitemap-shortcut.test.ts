@@ -191,3 +191,36 @@ test('the shortcut takes the usual entry, and declines what it must leave to the
     assert.equal(m.loc, undefined);
   }
 });
+
+test('many hreflang links and then something unexpected: reading time grows with the size, not with the links per <url>', () => {
+  // Documents of the same size whose <url>s hold n links, then an element the shortcut does not
+  // take: it declines each, and the usual reading takes them. When the two runs of links in its
+  // pattern could share them out every way, a <url> cost n² link matches and the document n times more.
+  const link = (i: number) => `<xhtml:link rel="alternate" hreflang="l${i}" href="http://e.com/l/${i}"/>\n`;
+  const doc = (n: number) => {
+    let url = '<url><loc>http://e.com/a</loc>\n';
+    for (let i = 0; i < n; i++) url += link(i);
+    url += '<foo/></url>\n';
+    const parts = [`<urlset ${NS}>\n`];
+    for (let size = 0; size < 2_000_000; size += url.length) parts.push(url);
+    parts.push('</urlset>\n');
+    return Buffer.from(parts.join(''));
+  };
+  const ms = (bytes: Buffer) => {
+    let best = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      const p = createSitemapParser({ url: 'http://e.com/sitemap.xml', onItem: () => {} });
+      p.write(bytes);
+      p.end();
+      best = Math.min(best, performance.now() - t0);
+      assert.equal(p.summary().fatal, undefined);
+    }
+    return best;
+  };
+  const few = doc(50);
+  const many = doc(800);
+  ms(few); // warm up
+  const ratio = ms(many) / ms(few);
+  assert.ok(ratio < 3, `800 links per <url> took ${ratio.toFixed(1)} times as long as 50 for the same 2 MB (quadratic: 16)`);
+});
