@@ -884,3 +884,11 @@ test('tree badges count the URLs a sitemap lists with each finding of their own,
   const r = run(resultsFirst);
   assert.deepEqual(Object.fromEntries(r.sitemapBadges(SM).map((b) => [b.code, b.count])), { SITEMAP_URL_4XX: 1, SITEMAP_ORPHAN: 3, URL_IN_MULTIPLE_SITEMAPS: 1, DUPLICATE_IN_SITEMAP: 1 });
 });
+
+test('sitemap findings read the codes a node only counts (past the problems it stores) too', () => {
+  const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: true, now: () => NOW });
+  // 100 problems stored, then a size limit the node only counted.
+  const problems = Array.from({ length: 100 }, () => ({ code: 'INVALID_PRIORITY', message: '' }));
+  e.node(makeNode({ url: `${O}/full.xml`, state: 'error', problems, problemCounts: { INVALID_PRIORITY: 300, INFLATE_LIMIT: 1 } }));
+  assert.deepEqual(e.urlsOf('SITEMAP_TOO_LARGE'), [`${O}/full.xml`]);
+});

@@ -24,7 +24,8 @@ const TOO_LARGE = new Set(['SITEMAP_TOO_LARGE', 'SIZE_LIMIT', 'INFLATE_LIMIT', '
 export function nodeFindingMask(n: SitemapNode, parent: SitemapNode | undefined, announced: boolean | null): number {
   if (n.type === 'robots') return 0;
   let m = 0;
-  const codes = new Set(n.problems.map((p) => p.code));
+  // Every code the node met: those it stores, and those only counted once it held its maximum.
+  const codes = new Set([...n.problems.map((p) => p.code), ...Object.keys(n.problemCounts ?? {})]);
   const attempted = n.state === 'done' || n.state === 'error';
   const unreadable = [...codes].some((c) => UNREADABLE.has(c));
 
