@@ -12,11 +12,12 @@ import { defaultStateDir } from './state-dir.js';
 import { parseCli, USAGE, UsageError, type CliCommand } from './cli-args.js';
 import { formatProgress, formatSummary, formatTable } from './cli-format.js';
 import { findingsCsv, findingsJson, formatFindings } from './cli-audit-format.js';
+import { onPresses, takeSignals } from './interrupts.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream;
-  /** Registers a Ctrl-C handler; returns a function that removes it. */
+  /** Registers the handler of the first Ctrl-C (a second one quits at once); returns a function that removes it. */
   onInterrupt(handler: () => void): () => void;
 }
 
@@ -152,7 +153,7 @@ async function follow(
     if (interrupted) return;
     interrupted = true;
     if (tty) io.stdout.write('\n');
-    io.stdout.write('Pausing: letting requests in flight finish…\n');
+    io.stdout.write('Pausing: letting requests in flight finish… (Ctrl-C again quits at once)\n');
     service.pause(id).then(
       (s) => settle({ summary: s, how: 'paused' }),
       (err) => settle({ summary: { ...service.get(id), error: { code: 'PAUSE_FAILED', message: String(err) } }, how: 'failed' }),
@@ -189,20 +190,19 @@ async function follow(
   }
 }
 
-/** Process entry point: real stdio, SIGINT pauses (a second Ctrl-C quits at once). */
+/** Process entry point: real stdio; Ctrl-C (or SIGTERM) pauses, a second one quits at once (interrupts.ts). */
 async function main(): Promise<void> {
-  let count = 0;
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  takeSignals(signals);
   const code = await runCli(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,
     onInterrupt(handler) {
-      const h = () => {
-        count++;
-        if (count > 1) process.exit(130);
-        handler();
-      };
-      process.on('SIGINT', h);
-      return () => process.off('SIGINT', h);
+      return onPresses(signals, (n) => {
+        if (n === 1) return handler();
+        process.stderr.write('\nspinneret: quitting at once; a resume starts from the last saved progress.\n');
+        process.exit(130);
+      });
     },
   });
   process.exitCode = code;

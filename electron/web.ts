@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { onPresses, takeSignals } from './interrupts.js';
 import { createCrawlService } from './service/index.js';
 import { defaultStateDir } from './state-dir.js';
 import { startWebServer } from './web/server.js';
@@ -76,23 +77,29 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.write(`Spinneret is running in browser mode.\n  Crawls: ${stateDir}\n  Open:   ${server.url}\nPress Ctrl-C to pause running crawls and stop.\n`);
 
   const running = server;
+  // The first Ctrl-C (or SIGTERM) pauses the running crawls and stops; a second one quits at once.
+  let offPresses = () => {};
   await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      process.stdout.write('\nPausing running crawls…\n');
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    offPresses = onPresses(STOP_SIGNALS, (n) => {
+      if (n === 1) {
+        process.stdout.write('\nPausing running crawls… (Ctrl-C again quits at once)\n');
+        return done();
+      }
+      process.stderr.write('spinneret serve: quitting at once; paused crawls resume from their last saved progress.\n');
+      process.exit(130);
+    });
   });
   await running.close();
   await service.close();
+  offPresses();
   process.stdout.write('Stopped. Paused crawls resume from the app, the CLI or npm run serve.\n');
   return 0;
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  takeSignals(STOP_SIGNALS);
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
