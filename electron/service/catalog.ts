@@ -5,7 +5,9 @@
  * the folders when its file is lost or corrupt.
  *
  * conf re-reads its whole file on every get(), so the catalog is read once and cached here;
- * every change is written through.
+ * every change is written through — for that one crawl only: the app, the CLI and browser mode may
+ * share a state folder, and writing the whole cached list back would undo what another process
+ * wrote about its own crawls meanwhile.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -101,7 +103,7 @@ export class Catalog {
       } else continue;
       rewrite = true;
     }
-    if (rewrite) this.persist();
+    if (rewrite) this.store.set(CRAWLS_KEY, Object.fromEntries(this.entries));
   }
 
   all(): CatalogEntry[] {
@@ -119,13 +121,29 @@ export class Catalog {
   /** Adds or replaces an entry: written to the store and to its folder's meta.json. */
   put(entry: CatalogEntry, opts: { meta?: boolean } = {}): void {
     this.entries.set(entry.id, entry);
-    this.persist();
+    this.persist(entry.id);
     if (opts.meta !== false) this.writeMeta(entry);
   }
 
   remove(id: string): void {
     this.entries.delete(id);
-    this.persist();
+    this.persist(id);
+  }
+
+  /**
+   * The entry as stored now (another process may have run the crawl since this one read it), cached
+   * again; the cached one when the store has none.
+   */
+  refresh(id: string): CatalogEntry | undefined {
+    let stored: unknown;
+    try {
+      stored = (this.store.get(CRAWLS_KEY) as Record<string, unknown> | undefined)?.[id];
+    } catch {
+      stored = undefined;
+    }
+    const entry = stored === undefined ? undefined : asEntry(id, stored);
+    if (entry) this.entries.set(id, entry);
+    return this.entries.get(id);
   }
 
   /** Saved defaults for new crawls, over the built-in ones (start URL and sitemaps are never defaults). */
@@ -153,8 +171,19 @@ export class Catalog {
     this.store.set(DEFAULTS_KEY, settings);
   }
 
-  private persist(): void {
-    this.store.set(CRAWLS_KEY, Object.fromEntries(this.entries));
+  /** Writes one crawl's entry (or its removal) into the catalog as stored now, leaving the others as they are. */
+  private persist(id: string): void {
+    let stored: unknown;
+    try {
+      stored = this.store.get(CRAWLS_KEY);
+    } catch {
+      stored = undefined;
+    }
+    const all = stored && typeof stored === 'object' && !Array.isArray(stored) ? { ...(stored as Record<string, unknown>) } : Object.fromEntries(this.entries);
+    const entry = this.entries.get(id);
+    if (entry) all[id] = entry;
+    else delete all[id];
+    this.store.set(CRAWLS_KEY, all);
   }
 
   private folderIds(): string[] {

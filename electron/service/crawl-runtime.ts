@@ -332,6 +332,21 @@ export class CrawlRuntime {
     return { crawler: cp, offset, position, at: this.opts.now() };
   }
 
+  /**
+   * Whether the journal on disk is still what this runtime holds: another process may have run the
+   * crawl since it was loaded (a crawl is written by one process at a time, read by any).
+   */
+  inSyncWithDisk(): boolean {
+    let size = 0;
+    try {
+      size = fs.statSync(this.journalPath).size;
+    } catch {
+      size = 0;
+    }
+    const known = this.writer ? this.writer.durableLength : this.committedLength + (this.replayStats?.droppedBytes ?? 0);
+    return size === known;
+  }
+
   /** Releases the files (the crawl must not be running). */
   close(): void {
     this.closed = true;

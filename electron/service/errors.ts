@@ -12,6 +12,7 @@ export type ServiceErrorCode =
   | 'DAMAGED' // the crawl's folder is missing its journals or they cannot be read
   | 'JOURNAL_WRITE_FAILED' // the journal could not be written (disk full, permission)
   | 'CATALOG_UNREADABLE' // the catalog file can neither be read nor moved aside
+  | 'CRAWL_LOCKED' // another process has the crawl open for writing (run/resume)
   | 'CLOSED'; // the service was closed
 
 export class ServiceError extends Error implements CrawlError {

@@ -25,6 +25,7 @@ import { Crawler } from '../engine/crawler.js';
 import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
 import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog.js';
 import { openCatalogStore, type CatalogStoreFactory } from './catalog-store.js';
+import { acquireCrawlLock, lockedError, lockHolder, type CrawlLock } from './crawl-lock.js';
 import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
 import { findingDefinition, findingsOf, withBadges } from './crawl-audit.js';
 import { createCsvWriter } from './csv.js';
@@ -70,6 +71,8 @@ interface Live {
   runtime: CrawlRuntime;
   /** Settles the status when the current run ends. */
   run: Promise<void> | null;
+  /** Held while it runs: no other process writes the crawl meanwhile. */
+  lock: CrawlLock | null;
   progress: ProgressBatcher<ProgressEvent>;
   rate: RateMeter;
   lastRate: number;
@@ -97,6 +100,8 @@ class Service implements LocalCrawlService {
   private readonly live = new Map<string, Live>();
   /** Crawls whose journal could not be replayed: id → why. */
   private readonly broken = new Map<string, string>();
+  /** Starts and resumes under way (a second one while the first takes the lock and loads gets the same answer). */
+  private readonly launching = new Map<string, Promise<CrawlSummary>>();
   private readonly startup: CrawlLogEntry[] = [];
   private readonly now: () => number;
   private readonly crawlerFactory: CrawlerFactory;
@@ -123,8 +128,9 @@ class Service implements LocalCrawlService {
     this.catalog = new Catalog(store, this.stateDir, (w) => this.warn(w));
     this.catalog.load();
     // A crawl still marked running was interrupted (the app quit or was killed): it can be resumed.
+    // Unless another process runs it right now (the app and the CLI may share a state folder).
     for (const e of this.catalog.all()) {
-      if (e.status === 'running') {
+      if (e.status === 'running' && !lockHolder(this.catalog.dirOf(e.id))) {
         this.catalog.put({
           ...e,
           status: 'paused',
@@ -215,8 +221,8 @@ class Service implements LocalCrawlService {
   async start(id: string): Promise<CrawlSummary> {
     this.open();
     const e = this.entry(id);
-    if (e.status === 'running') return this.summary(e);
-    if (e.status !== 'created') {
+    if (e.status === 'running' && this.live.get(id)?.run) return this.summary(e);
+    if (e.status !== 'created' && e.status !== 'running') {
       throw new ServiceError('BAD_STATE', `Crawl "${e.name}" has already been started (it is ${e.status}); ${e.status === 'paused' ? 'resume it instead' : 'create a new crawl to crawl again'}.`);
     }
     return this.launch(e);
@@ -225,7 +231,8 @@ class Service implements LocalCrawlService {
   async resume(id: string): Promise<CrawlSummary> {
     this.open();
     const e = this.entry(id);
-    if (e.status === 'running') return this.summary(e);
+    // Marked running but not running here: another process runs it (launch says so), or ran it and died.
+    if (e.status === 'running' && this.live.get(id)?.run) return this.summary(e);
     if (e.status === 'finished' || e.status === 'failed') {
       throw new ServiceError('BAD_STATE', `Crawl "${e.name}" is ${e.status} and cannot be resumed; create a new crawl to crawl again.`);
     }
@@ -242,6 +249,16 @@ class Service implements LocalCrawlService {
       return this.get(id);
     }
     if (e.status === 'paused') return this.summary(e);
+    if (e.status === 'running' && !l?.run) {
+      // Running in another process (pause it there), or in one that has ended since: as stored now.
+      const owner = lockHolder(this.catalog.dirOf(id));
+      if (owner) throw lockedError(e, owner);
+      const now = this.catalog.refresh(id) ?? e;
+      if (now.status !== 'running') return this.summary(now);
+      const next: CatalogEntry = { ...now, status: 'paused', updatedAt: this.now(), error: { code: 'INTERRUPTED', message: 'The process running this crawl stopped; resume it to continue where it was.' } };
+      this.catalog.put(next);
+      return this.summary(next);
+    }
     throw new ServiceError('BAD_STATE', `Crawl "${e.name}" is ${e.status}: only a running crawl can be paused.`);
   }
 
@@ -255,12 +272,14 @@ class Service implements LocalCrawlService {
       return this.get(id);
     }
     if (e.status === 'finished' || e.status === 'failed') return this.summary(e);
-    // Paused or never started: it ends with what it has.
+    // Paused or never started: it ends with what it has (unless another process runs it).
+    const lock = this.lockIfPresent(e);
     if (l) await l.runtime.stop().catch(() => undefined);
     const at = this.now();
     const next: CatalogEntry = { ...e, status: 'finished', finishedAt: at, updatedAt: at };
     delete next.error;
     this.catalog.put(next);
+    lock?.release();
     const s = this.summary(next);
     this.events.emit('finished', s);
     return s;
@@ -276,9 +295,14 @@ class Service implements LocalCrawlService {
       }
       await this.unload(id);
     }
-    this.broken.delete(id);
-    await fs.promises.rm(this.catalog.dirOf(e.id), { recursive: true, force: true });
-    this.catalog.remove(id);
+    const lock = this.lockIfPresent(e);
+    try {
+      this.broken.delete(id);
+      await fs.promises.rm(this.catalog.dirOf(e.id), { recursive: true, force: true });
+      this.catalog.remove(id);
+    } finally {
+      lock?.release();
+    }
   }
 
   close(): Promise<void> {
@@ -393,15 +417,43 @@ class Service implements LocalCrawlService {
 
   private async launch(e: CatalogEntry): Promise<CrawlSummary> {
     if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
-    const l = await this.load(e.id);
-    if (this.live.get(e.id) !== l) return this.launch(this.entry(e.id)); // reloaded meanwhile
-    if (l.run) return this.get(e.id);
+    if (this.live.get(e.id)?.run) return this.get(e.id);
+    const busy = this.launching.get(e.id);
+    if (busy) return busy;
+    // One process writes a crawl at a time; what another one did before is read afresh.
+    const lock = acquireCrawlLock(this.catalog.dirOf(e.id), e);
+    const launched = this.launchLocked(e.id, lock).catch((err: unknown) => {
+      lock.release();
+      throw err;
+    });
+    this.launching.set(e.id, launched);
+    try {
+      return await launched;
+    } finally {
+      this.launching.delete(e.id);
+    }
+  }
+
+  private async launchLocked(id: string, lock: CrawlLock): Promise<CrawlSummary> {
+    const e = this.catalog.refresh(id) ?? this.entry(id);
+    if (e.status === 'finished' || e.status === 'failed') {
+      throw new ServiceError('BAD_STATE', `Crawl "${e.name}" is ${e.status} and cannot be resumed; create a new crawl to crawl again.`);
+    }
+    const loaded = this.live.get(id);
+    if (loaded && !loaded.run && !loaded.runtime.inSyncWithDisk()) await this.unload(id);
+    let l = await this.load(id);
+    while (this.live.get(id) !== l) l = await this.load(id); // evicted meanwhile
+    if (l.run) {
+      lock.release();
+      return this.get(id);
+    }
     const at = this.now();
     let outcome: Promise<CrawlerOutcome>;
     try {
       outcome = l.runtime.run();
     } catch (err) {
       // The journal cannot be written: the crawl stays paused, with the reason.
+      lock.release();
       const next: CatalogEntry = { ...this.entry(e.id), status: e.status === 'created' ? 'created' : 'paused', error: toCrawlError(err, 'JOURNAL_WRITE_FAILED'), updatedAt: at };
       this.catalog.put(next);
       return this.summary(next);
@@ -416,6 +468,7 @@ class Service implements LocalCrawlService {
     l.progress.push();
     const every = this.opts.checkpointIntervalMs ?? 5000;
     l.cpTimer = setInterval(() => void this.storeCheckpoint(e.id, l), every);
+    l.lock = lock;
     l.run = outcome.then(
       (o) => this.settle(e.id, l, o),
       (err) => {
@@ -440,7 +493,9 @@ class Service implements LocalCrawlService {
     const cur = this.catalog.get(id);
     l.run = null;
     l.progress.stop();
-    if (!cur) return; // deleted meanwhile
+    const lock = l.lock;
+    l.lock = null;
+    if (!cur) return lock?.release(); // deleted meanwhile
     const at = this.now();
     const next: CatalogEntry = { ...cur, counters: l.runtime.counters(), updatedAt: at };
     if (cp) next.checkpoint = cp;
@@ -461,6 +516,7 @@ class Service implements LocalCrawlService {
       delete next.error;
     }
     this.catalog.put(next);
+    lock?.release();
     if (cp) this.opts.onCheckpoint?.(id, cp.position);
     l.progress.push();
     const s = this.summary(next);
@@ -554,6 +610,7 @@ class Service implements LocalCrawlService {
     const l: Live = {
       runtime: rt,
       run: null,
+      lock: null,
       rate: new RateMeter(),
       lastRate: 0,
       progress: undefined as never,
@@ -677,6 +734,12 @@ class Service implements LocalCrawlService {
     const why = this.broken.get(e.id);
     if (why) return `Crawl "${e.name}" cannot be read: ${why}`;
     return `Crawl "${e.name}" is damaged: its folder ${this.catalog.dirOf(e.id)} is missing ${fs.existsSync(this.catalog.dirOf(e.id)) ? 'its journal' : 'entirely'}. Delete it, or restore the folder.`;
+  }
+
+  /** The crawl's lock for a change outside a run (stop, delete); none when its folder is gone. */
+  private lockIfPresent(e: CatalogEntry): CrawlLock | null {
+    const dir = this.catalog.dirOf(e.id);
+    return fs.existsSync(dir) ? acquireCrawlLock(dir, e) : null;
   }
 
   private entry(id: string): CatalogEntry {
