@@ -38,6 +38,8 @@ export interface CatalogEntry {
   finishedAt?: number;
   error?: CrawlError;
   checkpoint?: StoredCheckpoint;
+  /** Rebuilt from a folder without meta.json: the settings are defaults, not the crawl's, so it cannot run. */
+  settingsLost?: true;
 }
 
 /** What meta.json holds: the entry without its checkpoint (the journal has those). */
@@ -98,6 +100,7 @@ export class Catalog {
           createdAt: now,
           updatedAt: now,
           error: { code: 'META_MISSING', message: 'This crawl folder has a journal but no meta.json: its settings are lost. Export it, or delete it.' },
+          settingsLost: true,
         });
         this.warn({ level: 'warning', code: 'CRAWL_META_MISSING', message: `The crawl folder ${id} has no readable meta.json; it is listed with default settings.` });
       } else continue;

@@ -13,6 +13,7 @@ export type ServiceErrorCode =
   | 'JOURNAL_WRITE_FAILED' // the journal could not be written (disk full, permission)
   | 'CATALOG_UNREADABLE' // the catalog file can neither be read nor moved aside
   | 'CRAWL_LOCKED' // another process has the crawl open for writing (run/resume)
+  | 'SETTINGS_LOST' // the crawl's settings are gone (no catalog entry, no meta.json): it cannot run
   | 'CLOSED'; // the service was closed
 
 export class ServiceError extends Error implements CrawlError {

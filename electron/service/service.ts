@@ -417,6 +417,12 @@ class Service implements LocalCrawlService {
 
   private async launch(e: CatalogEntry): Promise<CrawlSummary> {
     if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
+    if (e.settingsLost) {
+      throw new ServiceError(
+        'SETTINGS_LOST',
+        `Crawl "${e.name}" cannot run: its settings were lost with its catalog entry and meta.json, so what to crawl and how is not known. Export what it has, then start a new crawl of the site.`,
+      );
+    }
     if (this.live.get(e.id)?.run) return this.get(e.id);
     const busy = this.launching.get(e.id);
     if (busy) return busy;
