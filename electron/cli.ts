@@ -5,9 +5,9 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
-import type { CrawlSummary, ProgressEvent, UrlQuery } from '../shared/model.js';
+import type { CrawlLogEntry, CrawlSummary, ProgressEvent, UrlQuery } from '../shared/model.js';
 import type { CrawlService } from './service/types.js';
-import { createCrawlService } from './service/index.js';
+import { createCrawlService, type LocalCrawlService } from './service/index.js';
 import { defaultStateDir } from './state-dir.js';
 import { parseCli, USAGE, UsageError, type CliCommand } from './cli-args.js';
 import { formatProgress, formatSummary, formatTable } from './cli-format.js';
@@ -43,6 +43,15 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
   }
   const stateDir = cmd.stateDir ?? defaultStateDir();
   const service = (deps.openService ?? ((dir) => createCrawlService({ stateDir: dir })))(stateDir);
+  // Nothing fails silently: a catalog rebuilt, a damaged journal salvaged, … is said on stderr.
+  const told = new Set<CrawlLogEntry>();
+  const tell = (w: CrawlLogEntry) => {
+    if (told.has(w)) return;
+    told.add(w);
+    io.stderr.write(`spinneret: ${w.level}: ${w.message}\n`);
+  };
+  const offWarning = service.on('warning', tell);
+  (service as Partial<LocalCrawlService>).warnings?.().forEach(tell);
   try {
     switch (cmd.kind) {
       case 'list':
@@ -95,6 +104,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     return e.code === 'NOT_FOUND' || e.code === 'BAD_SETTINGS' || e.code === 'BAD_STATE' ? 2 : 1;
   } finally {
     await service.close();
+    offWarning();
   }
 }
 

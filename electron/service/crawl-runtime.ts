@@ -37,7 +37,8 @@ import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog.js';
 import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup } from './journal-format.js';
 import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal-reader.js';
-import { JournalWriter, writeError, type JournalFaults } from './journal-writer.js';
+import { describeLoss, isDamaged, type SalvageStats } from './journal-salvage.js';
+import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal-writer.js';
 import { Rows } from './rows.js';
 import { resultStateCode } from './url-store.js';
 import { UrlViews, type FindingFilter } from './url-views.js';
@@ -67,6 +68,8 @@ export interface RuntimeOptions {
   faults?: JournalFaults;
   /** A journal write failed: the service pauses the crawl and shows the error. Called outside hooks. */
   onWriteFailure(err: ServiceError): void;
+  /** Rewrite a damaged journal as salvaged before it is replayed (the crawl is about to be written: its lock is held). */
+  repair?: boolean;
 }
 
 /** How a batch is cut: inside a microtask (never with a checkpoint), at a macrotask boundary, or last. */
@@ -88,6 +91,8 @@ export class CrawlRuntime {
   readonly rows: Rows;
   readonly views: UrlViews;
   replayStats: ReplayStats | undefined;
+  /** Set when load() repaired a damaged journal: what was lost, and where the damaged file was kept. */
+  repaired: { loss: SalvageStats; kept: string } | undefined;
   /** Set while journal writes fail; the crawl is paused with it. */
   writeError: ServiceError | null = null;
   /** Why the crawler failed, when it did. */
@@ -139,7 +144,20 @@ export class CrawlRuntime {
     const rt = new CrawlRuntime(opts);
     if (fs.existsSync(rt.journalPath)) {
       rt.data.auditLive = false;
-      rt.afterReplay(await replayJournal(rt.journalPath, (r, o) => rt.data.apply(r, o)));
+      const stats = await replayJournal(rt.journalPath, (r, o) => rt.data.apply(r, o));
+      if (opts.repair && isDamaged(stats.salvage)) {
+        rt.close();
+        const { stats: lost, kept } = await repairJournal(rt.journalPath, (st, keptAt) => ({
+          at: opts.now(),
+          level: 'warning',
+          code: 'JOURNAL_SALVAGED',
+          message: `The journal was damaged: ${describeLoss(st.salvage)} The damaged journal is kept as ${path.basename(keptAt)}.`,
+        }), opts.now());
+        const again = await CrawlRuntime.load({ ...opts, repair: false });
+        again.repaired = { loss: lost.salvage, kept };
+        return again;
+      }
+      rt.afterReplay(stats);
     }
     return rt;
   }

@@ -1,9 +1,11 @@
 /**
- * Reading journals: replay (one pass, batch by batch, dropping a torn tail) and RecordReader
- * (one record by its offset, for the URL table, the detail pane and CSV export).
+ * Reading journals: replay (one pass, batch by batch, dropping a torn tail, salvaging what damage in
+ * the middle left: journal-salvage.ts) and RecordReader (one record by its offset, for the URL
+ * table, the detail pane and CSV export).
  */
 import fs from 'node:fs';
 import { REC_CHECKPOINT, REC_END } from './journal-format.js';
+import { Salvage, type SalvageStats } from './journal-salvage.js';
 import type { JournalWriter } from './journal-writer.js';
 
 export interface ReplayStats {
@@ -11,21 +13,29 @@ export interface ReplayStats {
   committedLength: number;
   /** Bytes after it (a batch a kill interrupted, or a torn last line), dropped. */
   droppedBytes: number;
-  /** Lines inside complete batches that could not be parsed (damage), skipped. */
+  /** Lines inside complete batches that could not be read (damage), skipped. */
   badLines: number;
   batches: number;
   records: number;
+  /** What damage cost, and where it is (all zero for a sound journal). */
+  salvage: SalvageStats;
 }
 
 const CHUNK = 4 * 1024 * 1024;
 
 /** Splits chunks into lines and hands the records of complete batches on, in order. */
 export class BatchReplayer {
-  readonly stats: ReplayStats = { committedLength: 0, droppedBytes: 0, badLines: 0, batches: 0, records: 0 };
+  private readonly salvage = new Salvage();
+  readonly stats: ReplayStats = { committedLength: 0, droppedBytes: 0, badLines: 0, batches: 0, records: 0, salvage: this.salvage.stats };
   private readonly staged: unknown[][] = [];
   private readonly stagedOffsets: number[] = [];
+  private line = 0;
 
-  constructor(private readonly apply: (rec: unknown[], offset: number) => void) {}
+  /** `onEnd` sees each batch's END (or CHECKPOINT) record after the batch was applied. */
+  constructor(
+    private readonly apply: (rec: unknown[], offset: number) => void,
+    private readonly onEnd?: (rec: unknown[]) => void,
+  ) {}
 
   /** Consumes the complete lines of buf[0, end) (file offset `pos`); returns the bytes consumed. */
   feed(buf: Buffer, end: number, pos: number): number {
@@ -40,22 +50,29 @@ export class BatchReplayer {
       } catch {
         rec = undefined;
       }
+      const bytes = nl + 1 - start;
       start = nl + 1;
+      this.line++;
       if (!Array.isArray(rec) || typeof rec[0] !== 'number') {
-        this.stats.badLines++;
+        this.salvage.bad(bytes, offset, this.line);
         continue;
       }
-      const type = rec[0];
+      const kept = this.salvage.check(rec, bytes, offset, this.line);
+      if (kept === null) continue;
+      const type = kept[0];
       if (type === REC_END || type === REC_CHECKPOINT) {
         for (let i = 0; i < this.staged.length; i++) this.apply(this.staged[i]!, this.stagedOffsets[i]!);
         this.stats.records += this.staged.length;
         this.staged.length = 0;
         this.stagedOffsets.length = 0;
-        if (type === REC_CHECKPOINT) this.apply(rec, offset);
+        if (type === REC_CHECKPOINT) this.apply(kept, offset);
+        this.onEnd?.(kept);
+        this.salvage.commit();
         this.stats.batches++;
         this.stats.committedLength = pos + start;
+        this.stats.badLines = this.salvage.stats.badLines;
       } else {
-        this.staged.push(rec);
+        this.staged.push(kept);
         this.stagedOffsets.push(offset);
       }
     }
@@ -73,8 +90,12 @@ export class BatchReplayer {
  * the lines of an unfinished last batch are dropped. Reads in chunks and yields between them so a
  * big replay does not stall the event loop.
  */
-export async function replayJournal(path: string, apply: (rec: unknown[], offset: number) => void): Promise<ReplayStats> {
-  const replayer = new BatchReplayer(apply);
+export function replayJournal(path: string, apply: (rec: unknown[], offset: number) => void): Promise<ReplayStats> {
+  return feedJournal(path, new BatchReplayer(apply));
+}
+
+/** Reads a journal through `replayer` in chunks, yielding between them. */
+export async function feedJournal(path: string, replayer: BatchReplayer): Promise<ReplayStats> {
   const fh = await fs.promises.open(path, 'r');
   try {
     const size = (await fh.stat()).size;

@@ -9,7 +9,10 @@
  * past the end of the file.
  */
 import fs from 'node:fs';
+import type { CrawlLogEntry } from '../../shared/model.js';
 import { ServiceError } from './errors.js';
+import { REC_END } from './journal-format.js';
+import { BatchReplayer, feedJournal, type ReplayStats } from './journal-reader.js';
 
 /** Test seam: throw from these (e.g. an ENOSPC or EACCES error) to simulate a fault. */
 export interface JournalFaults {
@@ -247,4 +250,66 @@ export function writeError(path: string, err: unknown): ServiceError {
         ? 'permission denied; make the folder writable, then resume the crawl'
         : `${(err as Error)?.message ?? String(err)}; resume the crawl once the cause is fixed`;
   return new ServiceError('JOURNAL_WRITE_FAILED', `Could not write the crawl journal ${path}: ${why}.`, { cause: err });
+}
+
+/** What repairJournal did. */
+export interface RepairedJournal {
+  /** The replay of the damaged journal: what was lost, and where. */
+  stats: ReplayStats;
+  /** Where the damaged journal was kept. */
+  kept: string;
+}
+
+/**
+ * Rewrites a damaged journal as its salvage reads it (journal-salvage.ts): the records kept, ids
+ * renumbered, batches as they were, then a batch with `note(stats, kept)` as a LOG record. The damaged file
+ * is kept beside it (journal.damaged-<time>.jsonl); the new one replaces it in one rename. Needed
+ * before a salvaged crawl is written to again: new records carry the renumbered ids.
+ */
+export async function repairJournal(path: string, note: (stats: ReplayStats, kept: string) => CrawlLogEntry, now = Date.now()): Promise<RepairedJournal> {
+  const tmp = `${path}.repair`;
+  const kept = path.replace(/\.jsonl$/, '') + `.damaged-${now}.jsonl`;
+  let fd: number;
+  try {
+    fd = fs.openSync(tmp, 'w');
+  } catch (err) {
+    throw writeError(tmp, err);
+  }
+  try {
+    let pending: string[] = [];
+    let pendingBytes = 0;
+    const write = (line: string) => {
+      pending.push(line);
+      pendingBytes += line.length;
+      if (pendingBytes >= BUFFER_BYTES) drain();
+    };
+    const drain = () => {
+      if (pending.length) fs.writeSync(fd, pending.join(''));
+      pending = [];
+      pendingBytes = 0;
+    };
+    const replayer = new BatchReplayer(
+      (rec) => write(JSON.stringify(rec) + '\n'),
+      (end) => {
+        if (end[0] === REC_END) write('[7]\n'); // a CHECKPOINT ending a batch went through apply
+      },
+    );
+    const stats = await feedJournal(path, replayer);
+    write('[4,' + JSON.stringify(note(stats, kept)) + ']\n[7]\n');
+    drain();
+    fs.fsyncSync(fd);
+    fs.closeSync(fd);
+    fd = -1;
+    try {
+      fs.linkSync(path, kept);
+    } catch {
+      fs.copyFileSync(path, kept);
+    }
+    fs.renameSync(tmp, path);
+    return { stats, kept };
+  } catch (err) {
+    if (fd >= 0) fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err instanceof ServiceError ? err : writeError(path, err);
+  }
 }

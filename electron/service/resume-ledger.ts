@@ -105,7 +105,8 @@ export class ResumeLedger {
 
   /** Replay: a checkpoint covers all but the last `keep` sitemap entries; visits those it covers. */
   coverSitemap(keep: number, visit: LedgerVisit): void {
-    this.sitemap.shift(this.sitemap.length - Math.max(0, keep), visit);
+    // `keep` can exceed what there is when a salvaged journal lost some of them: then it covers none.
+    this.sitemap.shift(Math.max(0, this.sitemap.length - Math.max(0, keep)), visit);
   }
 
   /** Replay: seeding is checkpointed as done; visits the start entries it covers. */

@@ -33,6 +33,7 @@ import { ServiceError, toCrawlError } from './errors.js';
 import type { JournalFaults } from './journal-writer.js';
 import { ProgressBatcher, RateMeter } from './progress.js';
 import { RecordReader } from './journal-reader.js';
+import { describeLoss, isDamaged as journalDamaged } from './journal-salvage.js';
 import { Rows } from './rows.js';
 import { resolveSettings } from './settings.js';
 import type { CrawlService, CrawlServiceEvents, NewCrawl } from './types.js';
@@ -447,8 +448,8 @@ class Service implements LocalCrawlService {
     }
     const loaded = this.live.get(id);
     if (loaded && !loaded.run && !loaded.runtime.inSyncWithDisk()) await this.unload(id);
-    let l = await this.load(id);
-    while (this.live.get(id) !== l) l = await this.load(id); // evicted meanwhile
+    let l = await this.load(id, true);
+    while (this.live.get(id) !== l) l = await this.load(id, true); // evicted meanwhile
     if (l.run) {
       lock.release();
       return this.get(id);
@@ -569,14 +570,16 @@ class Service implements LocalCrawlService {
 
   // ---------------------------------------------------------------- loading
 
-  private load(id: string): Promise<Live> {
+  /** The crawl in memory, loaded when it is not; `repair` (its lock held) rewrites a damaged journal first. */
+  private load(id: string, repair = false): Promise<Live> {
     const existing = this.live.get(id);
-    if (existing) {
+    if (existing && !(repair && existing.runtime.replayStats && journalDamaged(existing.runtime.replayStats.salvage))) {
       existing.lastUsed = this.now();
       return Promise.resolve(existing);
     }
     const e = this.entry(id);
-    return CrawlRuntime.load(this.runtimeOptions(e)).then(
+    const unloaded = existing ? this.unload(id) : Promise.resolve();
+    return unloaded.then(() => CrawlRuntime.load({ ...this.runtimeOptions(e), repair })).then(
       (rt) => this.adopt(id, rt),
       (err) => this.loadFailed(e, err),
     );
@@ -634,11 +637,28 @@ class Service implements LocalCrawlService {
     );
     this.live.set(id, l);
     const stats = rt.replayStats;
-    if (stats && stats.badLines > 0) {
-      this.warn({ level: 'warning', code: 'JOURNAL_DAMAGED_LINES', message: `${stats.badLines} unreadable line(s) in the journal of crawl ${id} were skipped.` });
+    const name = this.catalog.get(id)?.name ?? id;
+    if (rt.repaired) {
+      this.warn({
+        level: 'warning',
+        code: 'JOURNAL_SALVAGED',
+        message: `The journal of crawl ${id} ("${name}") was damaged and has been repaired: ${describeLoss(rt.repaired.loss)} The damaged journal is kept as ${rt.repaired.kept}.`,
+      });
+      // The catalog's checkpoint points into the damaged file; the repaired journal has its own.
+      const cur = this.catalog.get(id);
+      if (cur?.checkpoint) {
+        const { checkpoint: _old, ...rest } = cur;
+        this.catalog.put(rest, { meta: false });
+      }
+    } else if (stats && journalDamaged(stats.salvage)) {
+      this.warn({
+        level: 'warning',
+        code: 'JOURNAL_DAMAGED_LINES',
+        message: `The journal of crawl ${id} ("${name}") is damaged: ${describeLoss(stats.salvage)} It is repaired when the crawl is resumed.`,
+      });
     }
     const cp = this.catalog.get(id)?.checkpoint;
-    if (stats && cp && stats.committedLength < cp.position) {
+    if (stats && cp && !rt.repaired && stats.committedLength < cp.position) {
       this.warn({
         level: 'warning',
         code: 'JOURNAL_SHORTER',

@@ -184,10 +184,12 @@ test('a journal that cannot be replayed is damaged; unreadable lines inside it a
   assert.deepEqual(allRows(s, id), rows);
   assert.ok(s.warnings().some((w) => w.code === 'JOURNAL_DAMAGED_LINES'));
   await s.close();
-  // Admissions out of order cannot rebuild the frontier: damaged, with the reason.
-  fs.writeFileSync(journal, text.replace(/^\[0,0,/m, '[0,5,'));
+  // Two admissions of one URL cannot rebuild the frontier (journal-salvage.test.ts has what can): damaged, with the reason.
+  const second = /^\[0,2,2,0,-2,"([^"]+)"/m.exec(text)!;
+  const first = /^\[0,1,2,0,-2,"([^"]+)"/m.exec(text)!;
+  fs.writeFileSync(journal, text.replace(second[0], second[0].replace(second[1]!, first[1]!)));
   const s2 = open(dir, plan());
-  assert.throws(() => s2.queryUrls(id, { offset: 0, limit: 1 }), (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED' && /out of order/.test(e.message));
+  assert.throws(() => s2.queryUrls(id, { offset: 0, limit: 1 }), (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED' && /duplicate/.test(e.message));
   assert.equal(s2.get(id).damaged, true);
   await s2.close();
 });
