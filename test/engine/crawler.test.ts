@@ -63,9 +63,11 @@ const paths = (site: TestSite, urls: Iterable<string>) =>
 
 describe('Crawler against the full test site', () => {
   it('finds exactly what the site holds, by sitemaps and links, in one deduplicating frontier', async () => {
-    const site = await startTestSite({ scenario: 'full', slowMs: 2000 });
+    // A timeout well over a page's answer on a loaded machine (a page timed out is retried, so requested
+    // twice), and /slow still slower than it.
+    const site = await startTestSite({ scenario: 'full', slowMs: 6000 });
     try {
-      const { rec, outcome } = await crawl(site);
+      const { rec, outcome } = await crawl(site, { timeoutMs: 3000 });
       const ex = site.expected;
       assert.equal(outcome, 'finished');
       const found = paths(site, rec.admitted.keys());
