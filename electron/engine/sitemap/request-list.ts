@@ -684,7 +684,6 @@ export class SitemapRequestList {
   private async finishReading(r: Reading, summary: SitemapSummary): Promise<void> {
     if (r.broke !== undefined) return this.retry(r, r.broke);
     this.reading = null;
-    await r.spool.dispose();
     const node = r.node;
     node.type = summary.type;
     node.gzip = summary.gzip;
@@ -711,7 +710,10 @@ export class SitemapRequestList {
     } else {
       node.state = 'done';
     }
+    // Ended before the spool is let go: a checkpoint taken while it closes must see the sitemap
+    // ended, not gone from reading with its node still fetching (a kill then left it so for good).
     this.emit(node);
+    await r.spool.dispose();
   }
 
   /**
@@ -720,7 +722,6 @@ export class SitemapRequestList {
    */
   private async readFailed(r: Reading, err: unknown): Promise<void> {
     this.reading = null;
-    await r.spool.dispose();
     const p = asProblem(err, 'SITEMAP_READ_FAILED', r.item.url);
     const node = r.node;
     node.state = 'error';
@@ -729,6 +730,7 @@ export class SitemapRequestList {
     node.bytes = r.response.wireBytes();
     this.addProblem(node, p, false, true);
     this.emit(node);
+    await r.spool.dispose();
   }
 
   /**
@@ -738,7 +740,6 @@ export class SitemapRequestList {
   private async retry(r: Reading, consumed: number): Promise<void> {
     this.reading = null;
     const err = r.spool.error() as EngineError;
-    await r.spool.dispose();
     const attempt = (r.item.attempt ?? 0) + 1;
     const node = r.node;
     const bytes = r.response.wireBytes();
@@ -751,7 +752,8 @@ export class SitemapRequestList {
         `it is fetched again from the start (attempt ${attempt + 1} of ${(this.opts.retries ?? DEFAULT_RETRIES) + 1}), skipping what was read already.`,
     }, false);
     this.emit(node);
-    this.resumeAt = { ...pendingOf(r.item), skip: consumed, attempt };
+    this.resumeAt = { ...pendingOf(r.item), skip: consumed, attempt }; // before the wait: see finishReading
+    await r.spool.dispose();
   }
 
   private retryDelay(attempt: number): number {
