@@ -25,7 +25,7 @@ function lost(st: SitemapRequestListState): string[] {
 
 test('a checkpoint at any turn of the event loop holds every sitemap not ended: read, pending or ended', async () => {
   /** Cuts the first download of /c.xml (set while it is under way). */
-  let cut: (() => void) | null = null;
+  let cut = null as (() => void) | null; // set by the server once the broken download starts (asserted: not narrowed to null)
   let brokeOnce = false;
   const server = await startLocalServer(({ res, path }, s) => {
     const o = s.origin;

@@ -1026,14 +1026,29 @@ class BodySpool {
 
   /** Opens the spool file and starts draining `body` into it. */
   static async start(body: Readable, dir: string): Promise<BodySpool> {
+    // Until the drain listens, an error of the body (a reset while the file opens) is kept, not uncaught.
+    let early: unknown = null;
+    const onEarly = (err: unknown) => {
+      early ??= err;
+    };
+    body.on('error', onEarly);
     const path = join(dir, `spinneret-sitemap-${process.pid}-${randomBytes(6).toString('hex')}.spool`);
-    const file = await openFile(path, 'w+', 0o600);
+    let file: FileHandle;
+    try {
+      file = await openFile(path, 'w+', 0o600);
+    } catch (err) {
+      body.destroy();
+      body.off('error', onEarly);
+      throw err;
+    }
     const spool = new BodySpool(file, path, body);
     await unlink(path).then(
       () => (spool.unlinked = true),
       () => undefined, // Windows: an open file cannot be unlinked; done on dispose
     );
+    if (early !== null) spool.failure = early;
     spool.writing = spool.drain();
+    body.off('error', onEarly);
     return spool;
   }
 
@@ -1079,6 +1094,10 @@ class BodySpool {
   }
 
   private async drain(): Promise<void> {
+    if (this.failure !== null) {
+      this.body.destroy();
+      return this.signal();
+    }
     try {
       for await (const chunk of this.body as AsyncIterable<Buffer | string>) {
         if (this.disposed) return;
