@@ -1,14 +1,14 @@
 /**
- * Picks the transport: window.spinneret in Electron (preload), the dev fake with ?fake=1, or the
- * browser-mode WebSocket at ws://<host>/ws?token=… otherwise.
+ * Picks the transport: window.spinneret in Electron (preload), or the browser-mode WebSocket at
+ * ws://<host>/ws?token=… otherwise.
  */
 import { createWebSocketApi, webSocketUrlFor, type WebSocketLike } from '../../../shared/contract.js';
 import type { SpinneretApi } from './types.js';
 
 export interface Connection {
   api: SpinneretApi;
-  /** 'electron' | 'browser' | 'fake': Export behaves differently (save dialog vs download). */
-  transport: 'electron' | 'browser' | 'fake';
+  /** 'electron' | 'browser': Export behaves differently (save dialog vs download). */
+  transport: 'electron' | 'browser';
   /** Registers a callback for a lost connection (browser mode only). */
   onLost(cb: (reason: string) => void): void;
 }
@@ -24,12 +24,7 @@ export async function connect(): Promise<Connection> {
   if (window.spinneret) {
     return { api: window.spinneret, transport: 'electron', onLost: () => {} };
   }
-  const params = new URLSearchParams(location.search);
-  if (params.get('fake') === '1') {
-    const { createFakeApi } = await import('./fake.js');
-    return { api: createFakeApi(), transport: 'fake', onLost: () => {} };
-  }
-  if (!params.get('token')) {
+  if (!new URLSearchParams(location.search).get('token')) {
     throw new Error('This page needs the address Spinneret printed when it started (it carries a ?token=…).');
   }
   const socket = new WebSocket(webSocketUrlFor(location.href));
