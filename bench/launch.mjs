@@ -24,7 +24,7 @@ try {
       'site-server': 'bench/site-server.ts',
       reopen: 'bench/reopen.ts',
       // loaded by the engine from beside run.mjs and reopen.mjs (worker-stream.ts)
-      'parse-worker': 'electron/engine/sitemap/parse-worker.ts',
+      'parse-worker': 'electron/engine/sitemap/worker/parse-worker.ts',
     },
     outdir: out,
     outExtension: { '.js': '.mjs' },

@@ -66,7 +66,7 @@ const targets = {
   },
   cli: {
     ...common,
-    entryPoints: ['electron/cli.ts'],
+    entryPoints: ['electron/cli/cli.ts'],
     outfile: out('cli.js'),
     platform: 'node',
     format: 'esm',
@@ -76,7 +76,7 @@ const targets = {
   // The sitemap parse worker, loaded by main, cli and web from beside them (worker-stream.ts).
   worker: {
     ...common,
-    entryPoints: ['electron/engine/sitemap/parse-worker.ts'],
+    entryPoints: ['electron/engine/sitemap/worker/parse-worker.ts'],
     outfile: out('parse-worker.js'),
     platform: 'node',
     format: 'esm',
@@ -85,7 +85,7 @@ const targets = {
   },
   web: {
     ...common,
-    entryPoints: ['electron/web.ts'],
+    entryPoints: ['electron/web/index.ts'],
     outfile: out('web.js'),
     platform: 'node',
     format: 'esm',

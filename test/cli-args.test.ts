@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCli, UsageError } from '../electron/cli-args.js';
+import { parseCli, UsageError } from '../electron/cli/args.js';
 
 test('a crawl with every option', () => {
   const cmd = parseCli([

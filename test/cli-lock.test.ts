@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCK_FILE } from '../electron/service/crawl-lock.js';
+import { LOCK_FILE } from '../electron/service/catalog/crawl-lock.js';
 import { startTestSite } from './fixtures/site.js';
 import { assertComplete, csvUrls, pagesFetched, run, start, until } from './cli-processes.js';
 

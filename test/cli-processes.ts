@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestSite } from './fixtures/site.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
-const CLI = ['--import', 'tsx', join(root, 'electron/cli.ts')];
+const CLI = ['--import', 'tsx', join(root, 'electron/cli/cli.ts')];
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface Proc {
@@ -22,7 +22,7 @@ export interface Proc {
   signal(sig: NodeJS.Signals): void;
 }
 
-/** Starts the CLI in a process group of its own: `node --import tsx electron/cli.ts`, or `npm run crawl --`. */
+/** Starts the CLI in a process group of its own: `node --import tsx electron/cli/cli.ts`, or `npm run crawl --`. */
 export function start(args: string[], how: 'node' | 'npm' = 'node'): Proc {
   const [cmd, argv] = how === 'npm' ? ['npm', ['run', '--silent', 'crawl', '--', ...args]] as const : [process.execPath, [...CLI, ...args]] as const;
   const child = spawn(cmd, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { runCli, type CliIo } from '../electron/cli.js';
-import { CSV_COLUMNS } from '../electron/service/csv.js';
+import { runCli, type CliIo } from '../electron/cli/cli.js';
+import { CSV_COLUMNS } from '../electron/service/data/csv.js';
 import { startTestSite } from './fixtures/site.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -129,7 +129,7 @@ describe('CLI', () => {
 
 function runProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli.ts'), ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'electron/cli/cli.ts'), ...args], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -3,8 +3,8 @@
  * Request → Response function, registered with `protocol.handle` by main and tested without Electron.
  */
 import { readFile } from 'node:fs/promises';
-import { CONTENT_SECURITY_POLICY } from '../web/security-headers.js';
-import { mimeType, resolveStaticPath } from '../web/static-files.js';
+import { CONTENT_SECURITY_POLICY } from '../renderer-host/security-headers.js';
+import { mimeType, resolveStaticPath } from '../renderer-host/static-files.js';
 import { APP_HOST, APP_SCHEME } from './app-url.js';
 
 /** What `protocol.registerSchemesAsPrivileged` needs before the app is ready. */

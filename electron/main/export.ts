@@ -9,7 +9,7 @@ import { finished } from 'node:stream/promises';
 import type { ExportResult } from '../../shared/contract.js';
 import type { UrlQuery } from '../../shared/model.js';
 import type { CrawlService } from '../service/types.js';
-import { csvFileName } from '../web/downloads.js';
+import { csvFileName } from '../renderer-host/downloads.js';
 
 export interface SaveDialog {
   (options: {

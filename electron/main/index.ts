@@ -11,7 +11,7 @@ import type { EventName, EventPayload } from '../../shared/contract.js';
 import { createCrawlService } from '../service/index.js';
 import type { CrawlService } from '../service/types.js';
 import type { KeyValueStore } from '../engine/types.js';
-import { STATE_DIR_ENV } from '../state-dir.js';
+import { STATE_DIR_ENV } from '../service/catalog/state-dir.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { APP_SCHEME, isAppUrl } from './app-url.js';
 import { broadcast } from './ipc.js';

@@ -3,7 +3,7 @@
  * not the top frame of one of our windows showing our own page, then hands over to the shared dispatch.
  */
 import { IPC_CALL, IPC_EVENT, TransportErrorCode, fail, type EventName, type Result } from '../../shared/contract.js';
-import type { Dispatch } from '../web/dispatch.js';
+import type { Dispatch } from '../renderer-host/dispatch.js';
 
 /** The parts of a WebFrameMain the sender check reads. */
 export interface FrameLike {

@@ -3,7 +3,7 @@
  * no notifications, no geolocation; only writing to the clipboard (copy a URL) is let through, and
  * only for our own page.
  */
-import { CONTENT_SECURITY_POLICY } from '../web/security-headers.js';
+import { CONTENT_SECURITY_POLICY } from '../renderer-host/security-headers.js';
 import { isAppUrl } from './app-url.js';
 
 const ALLOWED = new Set(['clipboard-sanitized-write']);

@@ -4,7 +4,7 @@
  * doubles and a real service.
  */
 import type { CrawlService } from '../service/types.js';
-import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../web/dispatch.js';
+import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
 import { isAppUrl } from './app-url.js';
 import { exportCsvWithDialog, type SaveDialog } from './export.js';
 import { bindIpc, broadcast, type IpcMainLike, type WindowLike } from './ipc.js';

@@ -25,23 +25,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
-import type { CrawlerOptions } from '../engine/crawler.js';
+import type { CrawlerOptions } from '../engine/crawler/crawler.js';
 import type { SitemapRequestListState } from '../engine/sitemap/request-list.js';
-import { entryLastmodMs } from '../engine/sitemap/entry-facts.js';
-import { tryUniqueKey } from '../engine/url.js';
+import { entryLastmodMs } from '../engine/sitemap/read/entry-facts.js';
+import { tryUniqueKey } from '../engine/frontier/url.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
-import { createAudit, findingDefinition } from './crawl-audit.js';
-import { rebuildAudit } from './audit-rebuild.js';
-import { CrawlData } from './crawl-data.js';
+import { createAudit, findingDefinition } from './audit/crawl-audit.js';
+import { rebuildAudit } from './audit/rebuild.js';
+import { CrawlData } from './data/crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
-import { JOURNAL_FILE, type StoredCheckpoint } from './catalog.js';
-import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup } from './journal-format.js';
-import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal-reader.js';
-import { describeLoss, isDamaged, type SalvageStats } from './journal-salvage.js';
-import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal-writer.js';
-import { Rows } from './rows.js';
-import { resultStateCode } from './url-store.js';
-import { UrlViews, type FindingFilter } from './url-views.js';
+import { JOURNAL_FILE, type StoredCheckpoint } from './catalog/catalog.js';
+import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup } from './journal/format.js';
+import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal/reader.js';
+import { describeLoss, isDamaged, type SalvageStats } from './journal/salvage.js';
+import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal/writer.js';
+import { Rows } from './data/rows.js';
+import { resultStateCode } from './data/url-store.js';
+import { UrlViews, type FindingFilter } from './data/url-views.js';
 
 export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
 

@@ -21,23 +21,23 @@ import type {
   UrlQuery,
 } from '../../shared/model.js';
 import { emptyCounters } from '../../shared/model.js';
-import { Crawler } from '../engine/crawler.js';
+import { Crawler } from '../engine/crawler/crawler.js';
 import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
-import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog.js';
-import { openCatalogStore, type CatalogStoreFactory } from './catalog-store.js';
-import { acquireCrawlLock, lockedError, lockHolder, type CrawlLock } from './crawl-lock.js';
+import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog/catalog.js';
+import { openCatalogStore, type CatalogStoreFactory } from './catalog/store.js';
+import { acquireCrawlLock, lockedError, lockHolder, type CrawlLock } from './catalog/crawl-lock.js';
 import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
-import { findingDefinition, findingsOf, withBadges } from './crawl-audit.js';
-import { createCsvWriter } from './csv.js';
+import { findingDefinition, findingsOf, withBadges } from './audit/crawl-audit.js';
+import { createCsvWriter } from './data/csv.js';
 import { ServiceError, toCrawlError } from './errors.js';
-import type { JournalFaults } from './journal-writer.js';
+import type { JournalFaults } from './journal/writer.js';
 import { ProgressBatcher, RateMeter } from './progress.js';
-import { RecordReader } from './journal-reader.js';
-import { describeLoss, isDamaged as journalDamaged } from './journal-salvage.js';
-import { Rows } from './rows.js';
-import { resolveSettings } from './settings.js';
+import { RecordReader } from './journal/reader.js';
+import { describeLoss, isDamaged as journalDamaged } from './journal/salvage.js';
+import { Rows } from './data/rows.js';
+import { resolveSettings } from './catalog/settings.js';
 import type { CrawlService, CrawlServiceEvents, NewCrawl } from './types.js';
-import type { ViewFilter } from './url-views.js';
+import type { ViewFilter } from './data/url-views.js';
 
 export interface CrawlServiceOptions {
   /** Where crawl folders (and, by default, catalog.json) live. */

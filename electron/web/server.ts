@@ -19,10 +19,10 @@ import {
   type WsServerMessage,
 } from '../../shared/contract.js';
 import type { CrawlService } from '../service/types.js';
-import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from './dispatch.js';
-import { DownloadRegistry, csvFileName } from './downloads.js';
-import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from './security-headers.js';
-import { isPage, mimeType, resolveStaticPath } from './static-files.js';
+import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
+import { DownloadRegistry, csvFileName } from '../renderer-host/downloads.js';
+import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../renderer-host/security-headers.js';
+import { isPage, mimeType, resolveStaticPath } from '../renderer-host/static-files.js';
 
 export interface WebServerOptions {
   service: CrawlService;

@@ -1,5 +1,5 @@
 /**
- * End-to-end harness: builds the renderer, runs browser mode (`electron/web.ts`) as a real server
+ * End-to-end harness: builds the renderer, runs browser mode (`electron/web/index.ts`) as a real server
  * process against a state dir, drives headless Chromium with playwright-core, runs the CLI.
  * Everything on 127.0.0.1; nothing outside is ever requested.
  */
@@ -46,7 +46,7 @@ export interface ServerProcess {
 export async function startServer(opts: { stateDir: string; rendererDir: string }): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(ROOT, 'electron', 'web.ts'), '--port', '0', '--state-dir', opts.stateDir, '--renderer-dir', opts.rendererDir],
+    ['--import', 'tsx', join(ROOT, 'electron', 'web', 'index.ts'), '--port', '0', '--state-dir', opts.stateDir, '--renderer-dir', opts.rendererDir],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
@@ -86,7 +86,7 @@ export async function startServer(opts: { stateDir: string; rendererDir: string 
 /** Runs the headless CLI (`npm run crawl -- …`) and resolves with its exit code and output. */
 export function runCli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli', 'cli.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += String(d)));
     child.stderr.on('data', (d) => (out += String(d)));

@@ -16,7 +16,7 @@ import { APP_START_URL, isAppUrl, isSafeExternalUrl } from '../../electron/main/
 import { buildMenuTemplate } from '../../electron/main/menu.js';
 import { closeBeforeQuit } from '../../electron/main/quit.js';
 import { exportCsvWithDialog } from '../../electron/main/export.js';
-import { defaultStateDir } from '../../electron/state-dir.js';
+import { defaultStateDir } from '../../electron/service/catalog/state-dir.js';
 import { createFakeService } from '../contract/fake-service.js';
 
 /** A WebContents double that records its handlers so the test can fire them. */

@@ -1,5 +1,5 @@
 /**
- * Browser mode (electron/web.ts) as a process group of its own, with a crawl of a test site started
+ * Browser mode (electron/web/index.ts) as a process group of its own, with a crawl of a test site started
  * over its WebSocket (test/electron/web-signals.test.ts, web-lock.test.ts).
  */
 import assert from 'node:assert/strict';
@@ -24,7 +24,7 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
 /** Browser mode as its own process group, with a crawl of `site` started over the WebSocket. */
 export async function serveWithCrawl(site: TestSite, state: string) {
   const renderer = await fakeRendererDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web.ts', '--renderer-dir', renderer, '--state-dir', state], { cwd: root, detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/index.ts', '--renderer-dir', renderer, '--state-dir', state], { cwd: root, detached: true });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -40,7 +40,7 @@ export async function serveWithCrawl(site: TestSite, state: string) {
 /** The crawl's status as the CLI lists it. */
 export function listed(state: string, id: string): Promise<string> {
   return new Promise((resolve) => {
-    const c = spawn(process.execPath, ['--import', 'tsx', 'electron/cli.ts', 'list', '--state-dir', state], { cwd: root });
+    const c = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/cli.ts', 'list', '--state-dir', state], { cwd: root });
     let out = '';
     c.stdout.on('data', (d) => (out += d));
     c.once('close', () => resolve(new RegExp(`^${id}\\s+(\\S+)`, 'm').exec(out)?.[1] ?? out));

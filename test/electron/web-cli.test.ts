@@ -1,5 +1,5 @@
 /**
- * `npm run serve` (electron/web.ts) as a process: bad arguments, a missing renderer build, and a
+ * `npm run serve` (electron/web/index.ts) as a process: bad arguments, a missing renderer build, and a
  * full run: it prints the tokened URL, serves the page, and Ctrl-C stops it cleanly.
  */
 import { describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { fakeRendererDir } from '../contract/transports.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const web = ['--import', 'tsx', 'electron/web.ts'];
+const web = ['--import', 'tsx', 'electron/web/index.ts'];
 
 describe('npm run serve', () => {
   it('refuses bad arguments with usage, exit 2', () => {

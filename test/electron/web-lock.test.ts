@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { webSocketUrlFor } from '../../shared/contract.js';
-import { LOCK_FILE } from '../../electron/service/crawl-lock.js';
+import { LOCK_FILE } from '../../electron/service/catalog/crawl-lock.js';
 import { connectApi, fakeRendererDir } from '../contract/transports.js';
 import { startTestSite } from '../fixtures/site.js';
 import { listed, root, serveWithCrawl, until } from './serve-process.js';
@@ -42,7 +42,7 @@ describe('browser mode and the crawl lock', { timeout: 90_000 }, () => {
     const state = await mkdtemp(join(tmpdir(), 'spinneret-serve-sig-'));
     const s = await serveWithCrawl(site, state);
     const renderer = await fakeRendererDir();
-    const other = spawn(process.execPath, ['--import', 'tsx', 'electron/web.ts', '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
+    const other = spawn(process.execPath, ['--import', 'tsx', 'electron/web/index.ts', '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
     let out = '';
     other.stdout.on('data', (d) => (out += d));
     try {

@@ -1,5 +1,5 @@
 /**
- * `npm run serve` (electron/web.ts) and Ctrl-C with a crawl running: one press — even delivered
+ * `npm run serve` (electron/web/index.ts) and Ctrl-C with a crawl running: one press — even delivered
  * twice, as npm and tsx pass the terminal's signal on — pauses it and exits 0; a second press quits
  * at once with 130.
  */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { charsetFromContentType, decodeBody } from '../../electron/engine/charset.js';
-import { extractPageInfo } from '../../electron/engine/links.js';
+import { charsetFromContentType, decodeBody } from '../../electron/engine/http/charset.js';
+import { extractPageInfo } from '../../electron/engine/links/links.js';
 
 /** windows-1252 bytes of a page whose title is "Café – menu" (é = 0xE9, en dash = 0x96). */
 function win1252Page(meta: string): Buffer {

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
-import { Crawler } from '../../electron/engine/crawler.js';
-import { BUILTIN_DEFAULTS } from '../../electron/service/settings.js';
+import { Crawler } from '../../electron/engine/crawler/crawler.js';
+import { BUILTIN_DEFAULTS } from '../../electron/service/catalog/settings.js';
 import type { Discovery, Request } from '../../electron/engine/types.js';
 import { startTestSite, startConformanceServer } from '../fixtures/site.js';
 import type { TestSite } from '../fixtures/types.js';

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conformanceSitemaps, rng } from './differential.js';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { FastTokenizer } from '../../electron/engine/sitemap/fast-tokenizer.js';
+import { FastTokenizer } from '../../electron/engine/sitemap/read/fast-tokenizer.js';
 
 const CALLBACKS = [
   'onattribdata',

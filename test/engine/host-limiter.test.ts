@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { HostLimiter, type Release } from '../../electron/engine/host-limiter.js';
+import { HostLimiter, type Release } from '../../electron/engine/http/host-limiter.js';
 import { EngineError } from '../../electron/engine/types.js';
 
 /** Lets pending promise callbacks run. */

@@ -5,8 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlLogEntry, SitemapNode, UrlResult } from '../../shared/model.js';
-import { Crawler } from '../../electron/engine/crawler.js';
-import { BUILTIN_DEFAULTS } from '../../electron/service/settings.js';
+import { Crawler } from '../../electron/engine/crawler/crawler.js';
+import { BUILTIN_DEFAULTS } from '../../electron/service/catalog/settings.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
 
 const KIB = 1024;

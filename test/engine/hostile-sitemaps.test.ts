@@ -7,11 +7,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import type { CrawlLogEntry, CrawlSettings, Problem, SitemapNode, UrlResult } from '../../shared/model.js';
-import { Crawler } from '../../electron/engine/crawler.js';
-import { createHttpFetcher } from '../../electron/engine/http.js';
+import { Crawler } from '../../electron/engine/crawler/crawler.js';
+import { createHttpFetcher } from '../../electron/engine/http/http.js';
 import { SitemapRequestList } from '../../electron/engine/sitemap/request-list.js';
 import type { Request, RequestInit } from '../../electron/engine/types.js';
-import { BUILTIN_DEFAULTS } from '../../electron/service/settings.js';
+import { BUILTIN_DEFAULTS } from '../../electron/service/catalog/settings.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
 
 const MIB = 1024 * 1024;

@@ -5,7 +5,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Readable } from 'node:stream';
-import { createHttpFetcher, isRetryableError, type HttpFetcherOptions } from '../../electron/engine/http.js';
+import { createHttpFetcher, isRetryableError, type HttpFetcherOptions } from '../../electron/engine/http/http.js';
 import type { EngineError } from '../../electron/engine/types.js';
 import { startLocalServer } from '../fixtures/server.js';
 

@@ -5,8 +5,8 @@ import net, { type AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { BODY_TOO_LARGE, createHttpFetcher, type HttpFetcherOptions } from '../../electron/engine/http.js';
-import { parseRetryAfter } from '../../electron/engine/retry-after.js';
+import { BODY_TOO_LARGE, createHttpFetcher, type HttpFetcherOptions } from '../../electron/engine/http/http.js';
+import { parseRetryAfter } from '../../electron/engine/http/retry-after.js';
 import type { EngineError } from '../../electron/engine/types.js';
 
 // ---------------------------------------------------------------- helpers

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPageInfo, parseRobotsDirectives } from '../../electron/engine/links.js';
+import { extractPageInfo, parseRobotsDirectives } from '../../electron/engine/links/links.js';
 
 const PAGE = 'https://example.com/dir/page.html';
 

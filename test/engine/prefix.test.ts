@@ -1,7 +1,7 @@
 /** hasPrefix is String.prototype.startsWith (with a position), for every string and position. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasPrefix } from '../../electron/engine/prefix.js';
+import { hasPrefix } from '../../electron/engine/frontier/prefix.js';
 
 test('hasPrefix answers as startsWith does, at every position', () => {
   const strings = ['', 'a', 'ab', 'abc', 'https://shop.example/a/b?c', 'https://shop.example/', 'ü✓😀', '😀'];

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHttpFetcher } from '../../electron/engine/http.js';
-import { RequestQueueWithSitemap } from '../../electron/engine/queue-with-sitemap.js';
-import { MemoryRequestQueue } from '../../electron/engine/request-queue.js';
+import { createHttpFetcher } from '../../electron/engine/http/http.js';
+import { RequestQueueWithSitemap } from '../../electron/engine/frontier/queue-with-sitemap.js';
+import { MemoryRequestQueue } from '../../electron/engine/frontier/request-queue.js';
 import { SitemapRequestList } from '../../electron/engine/sitemap/request-list.js';
 import type { Request, RequestInit } from '../../electron/engine/types.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';

@@ -7,10 +7,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SitemapNode, UrlResult } from '../../shared/model.js';
-import { Crawler } from '../../electron/engine/crawler.js';
+import { Crawler } from '../../electron/engine/crawler/crawler.js';
 import type { Discovery, Request } from '../../electron/engine/types.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
-import { BUILTIN_DEFAULTS } from '../../electron/service/settings.js';
+import { BUILTIN_DEFAULTS } from '../../electron/service/catalog/settings.js';
 
 const html = (body: string, head = '') => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
 

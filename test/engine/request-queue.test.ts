@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryRequestQueue } from '../../electron/engine/request-queue.js';
+import { MemoryRequestQueue } from '../../electron/engine/frontier/request-queue.js';
 import { EngineError, type Discovery, type Request, type RequestInit } from '../../electron/engine/types.js';
 import { StringIndex } from '../../electron/engine/compact/string-index.js';
 import { RunRing } from '../../electron/engine/compact/int-ring.js';
 import { ByteArena } from '../../electron/engine/compact/byte-arena.js';
-import { toUniqueKey } from '../../electron/engine/url.js';
+import { toUniqueKey } from '../../electron/engine/frontier/url.js';
 
 const U = (p: string) => `http://127.0.0.1:8000${p}`;
 

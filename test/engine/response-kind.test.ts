@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { classifyBody, kindOf, readBody } from '../../electron/engine/response-kind.js';
+import { classifyBody, kindOf, readBody } from '../../electron/engine/http/response-kind.js';
 
 const b = (s: string) => Buffer.from(s, 'utf8');
 

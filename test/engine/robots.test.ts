@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
-import { MAX_ROBOTS_CHARS, parseRobotsTxt } from '../../electron/engine/robots.js';
+import { MAX_ROBOTS_CHARS, parseRobotsTxt } from '../../electron/engine/robots/robots.js';
 import {
   decodeRobotsBody,
   fetchRobotsTxt,
   robotsFromCheckpoint,
-} from '../../electron/engine/robots-fetch.js';
+} from '../../electron/engine/robots/robots-fetch.js';
 import { EngineError, type FetchOptions, type FetchResponse, type HttpFetcher } from '../../electron/engine/types.js';
 
 const ROBOTS_URL = 'https://example.com/robots.txt';

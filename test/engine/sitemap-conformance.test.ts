@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Problem, SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
-import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
+import { streamSitemap } from '../../electron/engine/sitemap/read/stream.js';
 
 const DIR = fileURLToPath(new URL('../../../shared/conformance/sitemaps/', import.meta.url));
 

@@ -3,8 +3,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isW3cDatetime, rfc822LacksZone, rfc822ToIso, w3cDatetimeMs } from '../../electron/engine/sitemap/datetime.js';
-import { parseLastmod } from '../../electron/service/url-store.js';
+import { isW3cDatetime, rfc822LacksZone, rfc822ToIso, w3cDatetimeMs } from '../../electron/engine/sitemap/read/datetime.js';
+import { parseLastmod } from '../../electron/service/data/url-store.js';
 
 test('isW3cDatetime accepts the forms sitemaps.org allows', () => {
   for (const s of [

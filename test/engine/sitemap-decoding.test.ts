@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Problem } from '../../shared/model.js';
 import type { SitemapItem } from '../../electron/engine/types.js';
-import { createSitemapParser } from '../../electron/engine/sitemap/parser.js';
-import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
-import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
+import { createSitemapParser } from '../../electron/engine/sitemap/read/parser.js';
+import { streamSitemap } from '../../electron/engine/sitemap/read/stream.js';
+import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker/worker-stream.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const SITEMAP = 'http://h.test/sitemap.xml';

@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { Problem, SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
-import { createHttpFetcher } from '../../electron/engine/http.js';
-import { createSitemapParser } from '../../electron/engine/sitemap/parser.js';
+import { createHttpFetcher } from '../../electron/engine/http/http.js';
+import { createSitemapParser } from '../../electron/engine/sitemap/read/parser.js';
 import { SitemapRequestList } from '../../electron/engine/sitemap/request-list.js';
-import { streamSitemap as inProcess } from '../../electron/engine/sitemap/stream.js';
-import { ParseWorkerPool, streamSitemapInWorker, useParseWorkerPool } from '../../electron/engine/sitemap/worker-stream.js';
+import { streamSitemap as inProcess } from '../../electron/engine/sitemap/read/stream.js';
+import { ParseWorkerPool, streamSitemapInWorker, useParseWorkerPool } from '../../electron/engine/sitemap/worker/worker-stream.js';
 import { startLocalServer } from '../fixtures/server.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"';

@@ -8,8 +8,8 @@ import { test as nodeTest, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
-import { streamMapped, streamSitemap as inProcess } from '../../electron/engine/sitemap/stream.js';
-import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
+import { streamMapped, streamSitemap as inProcess } from '../../electron/engine/sitemap/read/stream.js';
+import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker/worker-stream.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
-import { createHttpFetcher } from '../../electron/engine/http.js';
+import { createHttpFetcher } from '../../electron/engine/http/http.js';
 import { SitemapRequestList, type SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
 import { startLocalServer } from '../fixtures/server.js';
 

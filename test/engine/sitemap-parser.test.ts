@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Problem, SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapLimits, SitemapSummary } from '../../electron/engine/types.js';
-import { createSitemapParser } from '../../electron/engine/sitemap/parser.js';
-import { priorityNumber } from '../../electron/engine/sitemap/xml-sitemap.js';
+import { createSitemapParser } from '../../electron/engine/sitemap/read/parser.js';
+import { priorityNumber } from '../../electron/engine/sitemap/read/xml-sitemap.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const SITEMAP = 'http://h.test/sitemap.xml';

@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conformanceSitemaps, rng } from './differential.js';
 import type { SitemapItem } from '../../electron/engine/types.js';
-import { createSitemapParser } from '../../electron/engine/sitemap/parser.js';
-import { SHORTCUTS } from '../../electron/engine/sitemap/xml-reader.js';
-import { SimpleUrlMatcher } from '../../electron/engine/sitemap/simple-url.js';
+import { createSitemapParser } from '../../electron/engine/sitemap/read/parser.js';
+import { SHORTCUTS } from '../../electron/engine/sitemap/read/xml-reader.js';
+import { SimpleUrlMatcher } from '../../electron/engine/sitemap/read/simple-url.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"';
 

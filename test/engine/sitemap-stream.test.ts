@@ -13,8 +13,8 @@ import { gzipSync } from 'node:zlib';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { SitemapItem, SitemapLimits, SitemapSummary } from '../../electron/engine/types.js';
 import { EngineError } from '../../electron/engine/types.js';
-import { streamMapped, streamSitemap as inProcess } from '../../electron/engine/sitemap/stream.js';
-import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
+import { streamMapped, streamSitemap as inProcess } from '../../electron/engine/sitemap/read/stream.js';
+import { streamSitemapInWorker } from '../../electron/engine/sitemap/worker/worker-stream.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 

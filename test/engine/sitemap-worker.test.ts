@@ -12,14 +12,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js';
-import { streamSitemap } from '../../electron/engine/sitemap/stream.js';
-import { ownedChunk, ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker-stream.js';
-import { tryUniqueKey } from '../../electron/engine/url.js';
-import { jsonString } from '../../electron/engine/json-text.js';
-import { encodeTail, entryExtra } from '../../electron/engine/sitemap/entry-codec.js';
-import { AHEAD, fromWire, WireWriter, wireItem, wireText } from '../../electron/engine/sitemap/worker-protocol.js';
-import { dropLastmodMs, entryLastmodMs, hasLastmodMs } from '../../electron/engine/sitemap/entry-facts.js';
-import { w3cDatetimeMs } from '../../electron/engine/sitemap/datetime.js';
+import { streamSitemap } from '../../electron/engine/sitemap/read/stream.js';
+import { ownedChunk, ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker/worker-stream.js';
+import { tryUniqueKey } from '../../electron/engine/frontier/url.js';
+import { jsonString } from '../../electron/engine/sitemap/read/json-text.js';
+import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
+import { AHEAD, fromWire, WireWriter, wireItem, wireText } from '../../electron/engine/sitemap/worker/worker-protocol.js';
+import { dropLastmodMs, entryLastmodMs, hasLastmodMs } from '../../electron/engine/sitemap/read/entry-facts.js';
+import { w3cDatetimeMs } from '../../electron/engine/sitemap/read/datetime.js';
 import { CONFORMANCE_SITEMAPS_DIR as CONFORMANCE, hasConformanceData } from '../fixtures/conformance.js';
 
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -108,7 +108,7 @@ function plain<T>(v: T): T {
 }
 
 test('the worker file sits beside the module in the sources and beside the bundle in a build', () => {
-  assert.equal(parseWorkerUrl('file:///app/electron/engine/sitemap/worker-stream.ts').pathname, '/app/electron/engine/sitemap/parse-worker.ts');
+  assert.equal(parseWorkerUrl('file:///app/electron/engine/sitemap/worker/worker-stream.ts').pathname, '/app/electron/engine/sitemap/worker/parse-worker.ts');
   assert.equal(parseWorkerUrl('file:///app/dist/electron/main.js').pathname, '/app/dist/electron/parse-worker.js');
   assert.equal(parseWorkerUrl('file:///tmp/bench/run.mjs').pathname, '/tmp/bench/parse-worker.mjs');
 });
@@ -116,7 +116,7 @@ test('the worker file sits beside the module in the sources and beside the bundl
 test('the worker loads only what parsing needs: not the public-suffix list (the crawl\'s scope, scope.ts)', async () => {
   const { build } = await import('esbuild');
   const r = await build({
-    entryPoints: [fileURLToPath(new URL('../../electron/engine/sitemap/parse-worker.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../electron/engine/sitemap/worker/parse-worker.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -125,7 +125,7 @@ test('the worker loads only what parsing needs: not the public-suffix list (the 
     logLevel: 'silent',
   });
   const inputs = Object.keys(r.metafile.inputs);
-  assert.ok(inputs.some((f) => f.endsWith('electron/engine/url.ts')), 'the worker works out uniqueKeys');
+  assert.ok(inputs.some((f) => f.endsWith('electron/engine/frontier/url.ts')), 'the worker works out uniqueKeys');
   assert.deepEqual(inputs.filter((f) => f.includes('tldts') || f.endsWith('engine/scope.ts')), []);
 });
 
@@ -349,7 +349,7 @@ test('a worker with no sitemap to read is stopped after its idle time, and start
 });
 
 test('a worker started ahead and never used does not keep the process alive', { timeout: 30_000 }, async () => {
-  const module = new URL('../../electron/engine/sitemap/worker-stream.ts', import.meta.url).href;
+  const module = new URL('../../electron/engine/sitemap/worker/worker-stream.ts', import.meta.url).href;
   const code = `const m = await import(${JSON.stringify(module)}); m.warmSitemapWorker(); console.log('warmed');`;
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -10,9 +10,9 @@ import {
   toUniqueKey,
   toUniqueKeyFull,
   tryUniqueKey,
-} from '../../electron/engine/url.js';
+} from '../../electron/engine/frontier/url.js';
 import { EngineError } from '../../electron/engine/types.js';
-import { inScope, registrableDomain } from '../../electron/engine/scope.js';
+import { inScope, registrableDomain } from '../../electron/engine/frontier/scope.js';
 
 test('toUniqueKey folds scheme/host case, default port, fragment and dot segments', () => {
   assert.equal(toUniqueKey('HTTP://Example.COM:80/a/./b/../c#x'), 'http://example.com/a/c');

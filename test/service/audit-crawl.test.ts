@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
-import { Crawler } from '../../electron/engine/crawler.js';
+import { Crawler } from '../../electron/engine/crawler/crawler.js';
 import { AuditEngine } from '../../electron/service/audit/engine.js';
 import { expectedAudit, expectedUrlBadges, startAuditSite, type AuditRun, type AuditSite } from '../fixtures/audit-site.js';
 

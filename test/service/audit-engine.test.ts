@@ -10,7 +10,7 @@ import { isValidHreflang, TABLE_SIZES } from '../../electron/service/audit/hrefl
 import { lastmodVerdict } from '../../electron/service/audit/entry-checks.js';
 import { hashKey } from '../../electron/service/audit/key-hash.js';
 import type { HreflangAlternate, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
-import { giveLastmodMs } from '../../electron/engine/sitemap/entry-facts.js';
+import { giveLastmodMs } from '../../electron/engine/sitemap/read/entry-facts.js';
 
 const O = 'https://www.shop.test';
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);

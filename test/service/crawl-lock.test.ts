@@ -1,5 +1,5 @@
 /**
- * The crawl lock (electron/service/crawl-lock.ts): one writer per crawl; a lock whose owner is gone
+ * The crawl lock (electron/service/catalog/crawl-lock.ts): one writer per crawl; a lock whose owner is gone
  * (dead pid, a pid reused by another process, a reboot) is taken over; a live one is refused with
  * CRAWL_LOCKED naming its pid; the lock goes at release and at process exit.
  */
@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCK_FILE, acquireCrawlLock, lockHolder, processes, type LockOwner } from '../../electron/service/crawl-lock.js';
+import { LOCK_FILE, acquireCrawlLock, lockHolder, processes, type LockOwner } from '../../electron/service/catalog/crawl-lock.js';
 import { ServiceError } from '../../electron/service/index.js';
 import { tempDir } from './helpers.js';
 
@@ -110,7 +110,7 @@ test('an unreadable lock file is being written when young, stale when old', () =
 test('a process that exits releases its locks; one killed leaves a lock the next process takes over', () => {
   const dir = tempDir();
   const script = (then: string) =>
-    `import { acquireCrawlLock } from ${JSON.stringify(path.join(root, 'electron/service/crawl-lock.ts'))};` +
+    `import { acquireCrawlLock } from ${JSON.stringify(path.join(root, 'electron/service/catalog/crawl-lock.ts'))};` +
     `acquireCrawlLock(${JSON.stringify(dir)}, { id: 'c1', name: 'Shop' }); ${then}`;
   const exited = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script('process.exit(3)')], { cwd: root, encoding: 'utf8' });
   assert.equal(exited.status, 3, exited.stderr);

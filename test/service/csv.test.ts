@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
-import { CSV_COLUMNS, createCsvWriter, guardCell, toCsvCells, type ExportRecord } from '../../electron/service/csv.js';
+import { CSV_COLUMNS, createCsvWriter, guardCell, toCsvCells, type ExportRecord } from '../../electron/service/data/csv.js';
 import type { UrlRow } from '../../shared/model.js';
 
 const HEADER =

@@ -6,8 +6,8 @@
  * Every `step` events it yields a macrotask, where the service may cut a batch and tests may act.
  */
 import type { SitemapNode, SitemapUrlEntry } from '../../shared/model.js';
-import type { CrawlerOptions } from '../../electron/engine/crawler.js';
-import { MemoryRequestQueue } from '../../electron/engine/request-queue.js';
+import type { CrawlerOptions } from '../../electron/engine/crawler/crawler.js';
+import { MemoryRequestQueue } from '../../electron/engine/frontier/request-queue.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Request } from '../../electron/engine/types.js';
 import type { CrawlerLike, CrawlerOutcome } from '../../electron/service/crawl-runtime.js';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuditEngine } from '../../electron/service/audit/engine.js';
 import { hashKey } from '../../electron/service/audit/key-hash.js';
-import { tryUniqueKey } from '../../electron/engine/url.js';
+import { tryUniqueKey } from '../../electron/engine/frontier/url.js';
 import type { HreflangAlternate, UrlResult } from '../../shared/model.js';
 
 const O = 'https://www.shop.test';

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { JournalWriter } from '../../electron/service/journal-writer.js';
-import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal-reader.js';
-import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal-format.js';
-import { jsonString } from '../../electron/engine/json-text.js';
-import { encodeTail, entryExtra } from '../../electron/engine/sitemap/entry-codec.js';
+import { JournalWriter } from '../../electron/service/journal/writer.js';
+import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal/reader.js';
+import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal/format.js';
+import { jsonString } from '../../electron/engine/sitemap/read/json-text.js';
+import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
 import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
 
 function tmp(): string {

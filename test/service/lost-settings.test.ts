@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { runCli, type CliIo } from '../../electron/cli.js';
+import { runCli, type CliIo } from '../../electron/cli/cli.js';
 import { createCrawlService, ServiceError } from '../../electron/service/index.js';
 import { FakeCrawler, sitemapPlan, type FakePlan } from './fake-crawler.js';
 import { allRows, settled, tempDir } from './helpers.js';

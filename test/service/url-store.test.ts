@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ST_DONE, UrlStore } from '../../electron/service/url-store.js';
+import { ST_DONE, UrlStore } from '../../electron/service/data/url-store.js';
 
 test('UrlStore keeps journal offsets past 4 GiB exactly, the first sitemap entry and the latest result', () => {
   const s = new UrlStore();
@@ -65,7 +65,7 @@ test('UrlStore grows its result columns only as results come, and reads no resul
 });
 
 test('lastmodSeconds keeps whole seconds, clamps the far past and future, and maps no date to 0', async () => {
-  const { lastmodSeconds } = await import('../../electron/service/url-store.js');
+  const { lastmodSeconds } = await import('../../electron/service/data/url-store.js');
   assert.equal(lastmodSeconds(Date.UTC(2024, 0, 2, 3, 4, 5, 999)), Date.UTC(2024, 0, 2, 3, 4, 5) / 1000);
   assert.equal(lastmodSeconds(NaN), 0);
   assert.equal(lastmodSeconds(Date.UTC(1969, 0, 1)), 1);

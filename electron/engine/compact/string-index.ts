@@ -14,7 +14,7 @@
  * The choice is stable: a prefix once known stays known, and room only shrinks, so `find` makes the
  * choice `intern` made for the same string.
  */
-import { hasPrefix } from '../prefix.js';
+import { hasPrefix } from '../frontier/prefix.js';
 import { ByteArena } from './byte-arena.js';
 import { column, ensureCapacity } from './typed-growth.js';
 

@@ -41,11 +41,11 @@ import {
   type SitemapLimits,
   type SitemapSummary,
 } from '../types.js';
-import { isRetryableError } from '../http.js';
-import { tryUniqueKey } from '../url.js';
-import { resolveLimits } from './limits.js';
-import { streamSitemap } from './stream.js';
-import { ownedChunk, streamSitemapInWorker, warmSitemapWorker } from './worker-stream.js';
+import { isRetryableError } from '../http/http.js';
+import { tryUniqueKey } from '../frontier/url.js';
+import { resolveLimits } from './read/limits.js';
+import { streamSitemap } from './read/stream.js';
+import { ownedChunk, streamSitemapInWorker, warmSitemapWorker } from './worker/worker-stream.js';
 
 export interface SitemapRequestListOptions {
   /** Root sitemaps (ignored when `state` is given: they are in it). */

@@ -12,14 +12,14 @@
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { SparseColumn } from '../../engine/compact/sparse-column.js';
-import { hasPrefix } from '../../engine/prefix.js';
+import { hasPrefix } from '../../engine/frontier/prefix.js';
 import { column, ensureCapacity, widened } from '../../engine/compact/typed-growth.js';
-import { parseRobotsDirectives } from '../../engine/links.js';
+import { parseRobotsDirectives } from '../../engine/links/links.js';
 import { EngineError } from '../../engine/types.js';
-import { inSitemapScope, tryUniqueKey } from '../../engine/url.js';
+import { inSitemapScope, tryUniqueKey } from '../../engine/frontier/url.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { FUTURE_SLACK_MS, lastmodVerdictAt, SiteVariants, type LastmodVerdict } from './entry-checks.js';
-import { entryLastmodMs } from '../../engine/sitemap/entry-facts.js';
+import { entryLastmodMs } from '../../engine/sitemap/read/entry-facts.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { isValidHreflang } from './hreflang-codes.js';
 import { nodeFindingMask } from './sitemap-checks.js';

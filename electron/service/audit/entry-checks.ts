@@ -2,8 +2,8 @@
  * Checks on one sitemap entry that need no fetch: its date, and whether it is written on another
  * scheme or www/apex variant of the crawled site.
  */
-import { hasPrefix } from '../../engine/prefix.js';
-import { w3cDatetimeMs } from '../../engine/sitemap/datetime.js';
+import { hasPrefix } from '../../engine/frontier/prefix.js';
+import { w3cDatetimeMs } from '../../engine/sitemap/read/datetime.js';
 
 /** A lastmod this far past "now" is in the future (time zones and clock skew stay below it). */
 export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,218 @@
+/**
+ * Parses the headless CLI's arguments into a command. Pure: no I/O, so every refusal is testable.
+ */
+import { parseArgs } from 'node:util';
+import type { CrawlSettings, ScopeMode } from '../../shared/model.js';
+import { FINDING_DEFINITIONS } from '../service/audit/definitions.js';
+
+export class UsageError extends Error {
+  readonly code = 'BAD_ARGUMENT';
+}
+
+export type CliCommand =
+  | { kind: 'crawl'; settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>; name?: string; stateDir?: string; out?: string; quiet: boolean }
+  | { kind: 'list'; stateDir?: string }
+  | { kind: 'resume'; id?: string; stateDir?: string; out?: string; quiet: boolean }
+  | { kind: 'export'; id: string; out: string; stateDir?: string }
+  | { kind: 'delete'; id: string; stateDir?: string }
+  | { kind: 'audit'; id: string; stateDir?: string; out?: string; json: boolean; finding?: string }
+  | { kind: 'help' };
+
+export const USAGE = `Usage:
+  npm run crawl -- <url> [options]            crawl a site (robots.txt, its sitemaps, its pages)
+  npm run crawl -- --sitemap URL [options]    start from a sitemap directly (robots.txt discovery skipped)
+  npm run crawl -- list [--state-dir DIR]
+  npm run crawl -- resume [ID] [--state-dir DIR] [--out FILE.csv]
+  npm run crawl -- export ID --out FILE.csv [--state-dir DIR]
+  npm run crawl -- delete ID [--state-dir DIR]
+  npm run crawl -- audit ID [--state-dir DIR] [--json | --out FILE.csv]
+  npm run crawl -- audit ID --finding CODE --out FILE.csv [--state-dir DIR]
+
+Crawl options:
+  --sitemap URL         a sitemap to start from (repeatable)
+  --state-dir DIR       where crawls are kept (default: the app's own data folder)
+  --out FILE.csv        write the URLs to a CSV file when the crawl ends
+  --name NAME           a name for the crawl
+  --concurrency N       requests in flight at once (default 8)
+  --max-urls N          stop admitting URLs after N
+  --max-depth N         follow links at most N clicks from the start URL
+  --no-pages            list sitemaps only: fetch robots.txt and sitemaps, no pages
+  --no-links            fetch pages but do not follow their links
+  --no-sitemaps         links only: discover pages by following links, as a browser would
+  --include RE          only URLs matching this regular expression (repeatable)
+  --exclude RE          skip URLs matching this regular expression (repeatable)
+  --user-agent UA       the User-Agent header (robots.txt rules are matched against it)
+  --scope host|domain|any   which links to follow (default host)
+  --ignore-robots       do not apply robots.txt rules
+  --delay MS            minimum delay between two requests to one host
+  --timeout MS          one attempt of a page or robots.txt, headers and body (default 15000)
+  --idle-timeout MS     the longest wait for a byte of any response (default 30000)
+  --sitemap-timeout MS  one attempt of a sitemap, headers and body (default 600000)
+  --quiet               no progress output
+
+Audit options:
+  --json                print the findings as JSON
+  --out FILE.csv        write the findings table as CSV
+  --finding CODE        with --out: export the URLs of one finding (the columns of export)
+`;
+
+const SUBCOMMANDS = new Set(['list', 'resume', 'export', 'delete', 'audit', 'help']);
+
+/** Turns argv (after `npm run crawl --`) into a command, or throws UsageError with a message. */
+export function parseCli(argv: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        sitemap: { type: 'string', multiple: true },
+        'state-dir': { type: 'string' },
+        out: { type: 'string' },
+        name: { type: 'string' },
+        concurrency: { type: 'string' },
+        'max-urls': { type: 'string' },
+        'max-depth': { type: 'string' },
+        'no-pages': { type: 'boolean' },
+        'no-links': { type: 'boolean' },
+        'no-sitemaps': { type: 'boolean' },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        'user-agent': { type: 'string' },
+        scope: { type: 'string' },
+        'ignore-robots': { type: 'boolean' },
+        delay: { type: 'string' },
+        timeout: { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'sitemap-timeout': { type: 'string' },
+        quiet: { type: 'boolean' },
+        json: { type: 'boolean' },
+        finding: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values: v, positionals } = parsed;
+  if (v.help) return { kind: 'help' };
+  const stateDir = v['state-dir'];
+  const first = positionals[0];
+
+  if (first !== 'audit' && (v.json || v.finding !== undefined)) throw new UsageError('--json and --finding belong to the audit command.');
+  if (first && SUBCOMMANDS.has(first)) {
+    const rest = positionals.slice(1);
+    switch (first) {
+      case 'help':
+        return { kind: 'help' };
+      case 'list':
+        noMore(rest, 0, 'list');
+        return { kind: 'list', stateDir };
+      case 'resume':
+        noMore(rest, 1, 'resume');
+        return { kind: 'resume', id: rest[0], stateDir, out: v.out, quiet: !!v.quiet };
+      case 'export':
+        noMore(rest, 1, 'export');
+        if (!rest[0]) throw new UsageError('export needs the crawl ID: npm run crawl -- export ID --out FILE.csv');
+        if (!v.out) throw new UsageError('export needs --out FILE.csv');
+        return { kind: 'export', id: rest[0], out: v.out, stateDir };
+      case 'delete':
+        noMore(rest, 1, 'delete');
+        if (!rest[0]) throw new UsageError('delete needs the crawl ID: npm run crawl -- delete ID');
+        return { kind: 'delete', id: rest[0], stateDir };
+      case 'audit':
+        noMore(rest, 1, 'audit');
+        if (!rest[0]) throw new UsageError('audit needs the crawl ID: npm run crawl -- audit ID');
+        return { kind: 'audit', id: rest[0], stateDir, out: v.out, json: !!v.json, ...auditFinding(v.finding, v.out, !!v.json) };
+    }
+  }
+
+  noMore(positionals.slice(1), 0, 'a crawl (one start URL)');
+  const sitemaps = (v.sitemap ?? []).map((u) => httpUrl(u, '--sitemap'));
+  const startUrl = first ? httpUrl(first, 'the start URL') : '';
+  if (!startUrl && sitemaps.length === 0) {
+    throw new UsageError('Give a start URL (npm run crawl -- https://example.org/) or --sitemap URL.');
+  }
+  const settings: CliCommand & { kind: 'crawl' } = {
+    kind: 'crawl',
+    settings: { startUrl, sitemapUrls: sitemaps },
+    name: v.name,
+    stateDir,
+    out: v.out,
+    quiet: !!v.quiet,
+  };
+  const s = settings.settings;
+  if (v.concurrency !== undefined) s.concurrency = int(v.concurrency, '--concurrency', 1, 256);
+  if (v['max-urls'] !== undefined) s.maxUrls = int(v['max-urls'], '--max-urls', 1, Number.MAX_SAFE_INTEGER);
+  if (v['max-depth'] !== undefined) s.maxDepth = int(v['max-depth'], '--max-depth', 0, 10_000);
+  if (v.delay !== undefined) s.delayMs = int(v.delay, '--delay', 0, 3_600_000);
+  if (v.timeout !== undefined) s.timeoutMs = int(v.timeout, '--timeout', 100, 3_600_000);
+  if (v['idle-timeout'] !== undefined) s.idleTimeoutMs = int(v['idle-timeout'], '--idle-timeout', 100, 3_600_000);
+  if (v['sitemap-timeout'] !== undefined) s.sitemapTimeoutMs = int(v['sitemap-timeout'], '--sitemap-timeout', 100, 3_600_000);
+  if (v['no-pages']) s.fetchPages = false;
+  if (v['no-links']) s.followLinks = false;
+  if (v['no-sitemaps']) {
+    if (sitemaps.length) throw new UsageError('--no-sitemaps cannot be combined with --sitemap.');
+    if (v['no-pages']) throw new UsageError('--no-sitemaps with --no-pages would find nothing: drop one of them.');
+    s.useSitemaps = false;
+  }
+  if (v.include) s.include = v.include.map((p) => pattern(p, '--include'));
+  if (v.exclude) s.exclude = v.exclude.map((p) => pattern(p, '--exclude'));
+  if (v['user-agent'] !== undefined) {
+    if (!v['user-agent'].trim()) throw new UsageError('--user-agent must not be empty.');
+    s.userAgent = v['user-agent'];
+  }
+  if (v.scope !== undefined) {
+    if (!['host', 'domain', 'any'].includes(v.scope)) throw new UsageError(`--scope must be host, domain or any (got "${v.scope}").`);
+    s.scope = v.scope as ScopeMode;
+  }
+  if (v['ignore-robots']) s.respectRobots = false;
+  return settings;
+}
+
+/** Checks --finding (a known code, with --out) and --json (not with --out). */
+function auditFinding(code: string | undefined, out: string | undefined, json: boolean): { finding?: string } {
+  if (json && out) throw new UsageError('--json prints to the terminal and --out writes a CSV file: choose one.');
+  if (code === undefined) return {};
+  if (json || !out) throw new UsageError('--finding CODE exports that finding\'s URLs: give --out FILE.csv (and no --json).');
+  const finding = code.trim().toUpperCase();
+  if (!FINDING_DEFINITIONS.some((d) => d.code === finding)) {
+    throw new UsageError(`--finding "${code}" is not an audit finding. Known codes: ${FINDING_DEFINITIONS.map((d) => d.code).join(', ')}.`);
+  }
+  return { finding };
+}
+
+function noMore(rest: string[], allowed: number, what: string): void {
+  if (rest.length > allowed) throw new UsageError(`Unexpected argument "${rest[allowed]}" for ${what}.`);
+}
+
+function httpUrl(value: string, what: string): string {
+  let u: URL;
+  try {
+    u = new URL(value.trim());
+  } catch {
+    throw new UsageError(`${what} "${value}" is not a valid URL: write it in full, e.g. https://example.org/`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new UsageError(`${what} "${value}" must be an http:// or https:// address.`);
+  }
+  return u.href;
+}
+
+function int(value: string, flag: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max} (got "${value}").`);
+  }
+  return n;
+}
+
+function pattern(p: string, flag: string): string {
+  try {
+    new RegExp(p);
+  } catch (err) {
+    throw new UsageError(`${flag} "${p}" is not a valid regular expression: ${(err as Error).message}`);
+  }
+  return p;
+}

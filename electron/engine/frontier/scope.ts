@@ -1,0 +1,40 @@
+/**
+ * The crawl's scope: whether a URL is within it, and the registrable domain ('domain' scope) that
+ * needs the public-suffix list. Kept apart from url.ts, which the parse worker loads: the list
+ * (tldts, ~190 KB of code) is no part of the worker's work and cost its start ~6 ms.
+ */
+import { getDomain } from 'tldts';
+import type { ScopeMode } from '../../../shared/model.js';
+import { hostOf } from './url.js';
+
+/**
+ * The registrable domain ("eTLD+1") of a host: `shop.example.co.uk` → `example.co.uk`.
+ * Private suffixes count (`alice.github.io` stays `alice.github.io`), since each is its own site.
+ * IP addresses, `localhost` and hosts without a public suffix return the host itself.
+ */
+export function registrableDomain(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return getDomain(h, { allowPrivateDomains: true }) ?? h;
+}
+
+/**
+ * Whether a URL is within the crawl's scope.
+ * - 'host': same host name (scheme and port may differ, so http→https moves stay in scope);
+ *   `www.example.com` and `example.com` are different hosts: choose 'domain' to cover both.
+ * - 'domain': same registrable domain (any subdomain).
+ * - 'any': every http(s) URL.
+ * A URL that is not http(s) is never in scope. Throws INVALID_URL when startUrl is invalid.
+ */
+export function inScope(url: string, startUrl: string, mode: ScopeMode): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  if (mode === 'any') return true;
+  const startHost = hostOf(startUrl);
+  if (mode === 'host') return u.hostname === startHost;
+  return registrableDomain(u.hostname) === registrableDomain(startHost);
+}

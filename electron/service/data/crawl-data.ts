@@ -1,0 +1,239 @@
+/**
+ * CrawlData: everything known about one crawl in memory — the request queue (dedup + frontier), the
+ * URL columns and counters, the sitemap tree, the FROM table, the log's record offsets — built
+ * either live from the crawler's hooks or by replaying the journal. Both paths go through the same
+ * methods here, so a replayed crawl is the crawl that was journalled. The sitemap audit is fed from
+ * the same records and hooks, so it survives pause, quit and resume unchanged; a reopened crawl
+ * rebuilds it after the crawl is ready (audit-rebuild.ts), so replay leaves it alone then.
+ */
+import type { SitemapNode, UrlResult } from '../../../shared/model.js';
+import { MemoryRequestQueue } from '../../engine/frontier/request-queue.js';
+import type { CrawlerCheckpoint, Request } from '../../engine/types.js';
+import type { AuditEngine, UrlKeys } from '../audit/engine.js';
+import { FromTable } from './from-table.js';
+import {
+  ADMIT_TAIL,
+  DUP_TAIL,
+  NO_FROM,
+  decodeEntry,
+  REC_ADMIT,
+  REC_CHECKPOINT,
+  REC_DUP,
+  REC_FROM,
+  REC_LOG,
+  REC_NODE,
+  REC_RESULT,
+  admittedListed,
+  sourceOf,
+  type AdmitExtra,
+} from '../journal/format.js';
+import { ResumeLedger } from '../journal/resume-ledger.js';
+import { SitemapTree } from './sitemap-tree.js';
+import { UrlStore, resultStateCode } from './url-store.js';
+
+const RESULT_STATE_BY_CODE = [undefined, 'done', 'error', 'blocked'] as const;
+
+export class CrawlData {
+  readonly queue = new MemoryRequestQueue();
+  readonly store = new UrlStore();
+  readonly tree = new SitemapTree();
+  readonly froms = new FromTable();
+  readonly ledger = new ResumeLedger();
+  /** Offset of each LOG record, in order. */
+  logOffsets: number[] = [];
+  /** The latest crawler checkpoint found in the journal (replay) or written (live). */
+  checkpoint: CrawlerCheckpoint | undefined;
+  /** Offset of the latest CHECKPOINT record (-1: none). */
+  checkpointOffset = -1;
+
+  private lastFromRef = NO_FROM;
+  private lastFromText: string | undefined;
+
+  /**
+   * Whether the audit is fed by replay and the live hooks. False while it is rebuilt in the
+   * background from the journal (audit-rebuild.ts), which turns it on once it has caught up.
+   */
+  auditLive = true;
+
+  /** The crawl's sitemap audit, fed every admission, discovery, result and node. */
+  readonly audit: AuditEngine;
+
+  /** `makeAudit` builds the audit on the queue's ids: it keeps no index of URLs of its own. */
+  constructor(makeAudit: (keys: UrlKeys) => AuditEngine) {
+    const queue = this.queue;
+    this.audit = makeAudit({ idOf: (k) => queue.idOf(k), keyOf: (id) => queue.get(id)?.uniqueKey });
+  }
+
+  // ---------------------------------------------------------------- from refs
+
+  /** The discoveredFrom text of a from ref. */
+  fromText(ref: number): string | undefined {
+    if (ref === NO_FROM) return undefined;
+    if (ref === this.lastFromRef && this.lastFromText !== undefined) return this.lastFromText;
+    const text = ref >= 0 ? this.queue.get(ref)?.uniqueKey : this.froms.text(-2 - ref);
+    this.lastFromRef = ref;
+    this.lastFromText = text;
+    return text;
+  }
+
+  // ---------------------------------------------------------------- replay
+
+  /** Applies one journal record (replay). `offset` is where it starts in the file. */
+  apply(r: unknown[], offset: number): void {
+    this.applyData(r, offset);
+    if (this.auditLive) this.auditRecord(r);
+  }
+
+  /**
+   * Feeds one journal record to the audit (ADMIT, DUP, RESULT, NODE; others are ignored). Called
+   * after the record was applied to the rest of CrawlData (replay), or on a later pass over the
+   * journal once all of it was (the rebuild): the queue and FROM table it reads only ever grow.
+   */
+  auditRecord(r: unknown[]): void {
+    switch (r[0]) {
+      case REC_ADMIT: {
+        const id = r[1] as number;
+        const source = sourceOf(r[2] as number);
+        const url = r[5] as string;
+        const extra = r[ADMIT_TAIL + 3] as AdmitExtra | undefined;
+        // Live, the hook passes the request's entry (whose loc is the request's URL) for sitemap sources only.
+        const entry = source === 'sitemap' ? decodeEntry(r, ADMIT_TAIL, url) : undefined;
+        this.audit.admitted(id, url, source, entry, this.fromText(r[4] as number), extra?.k ?? url);
+        return;
+      }
+      case REC_DUP: {
+        const id = r[1] as number;
+        if (!(id >= 0 && id < this.store.count)) return;
+        const source = sourceOf(r[2] as number);
+        const from = r[3] as number;
+        if (source === 'sitemap' && from <= -2) {
+          // A DUP does not repeat the URL: the listing's loc is read as the admitted URL (same uniqueKey).
+          this.audit.discovered(id, { source, from: this.froms.text(-2 - from) }, decodeEntry(r, DUP_TAIL, this.queue.get(id)!.url));
+        } else this.audit.discovered(id, { source, from: this.fromText(from) });
+        return;
+      }
+      case REC_RESULT: {
+        const id = r[1] as number;
+        const state = RESULT_STATE_BY_CODE[r[2] as number];
+        if (state === undefined || !(id >= 0 && id < this.store.count)) return;
+        this.audit.result(id, state, (r[3] ?? {}) as UrlResult);
+        return;
+      }
+      case REC_NODE:
+        this.audit.node(r[1] as SitemapNode);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private applyData(r: unknown[], offset: number): void {
+    switch (r[0]) {
+      case REC_ADMIT:
+        return this.replayAdmit(r, offset);
+      case REC_DUP:
+        return this.replayDup(r, offset);
+      case REC_RESULT: {
+        const id = r[1] as number;
+        const state = RESULT_STATE_BY_CODE[r[2] as number];
+        if (state === undefined || !(id >= 0 && id < this.store.count)) return;
+        const result = (r[3] ?? {}) as UrlResult;
+        this.store.result(id, resultStateCode(state), result.status, result.title, offset);
+        this.queue.markRequestHandled({ id } as Request);
+        return;
+      }
+      case REC_NODE:
+        this.tree.upsert(r[1] as SitemapNode);
+        return;
+      case REC_LOG:
+        this.logOffsets.push(offset);
+        return;
+      case REC_FROM:
+        this.froms.define(r[1] as number, r[2] as string);
+        return;
+      case REC_CHECKPOINT: {
+        this.checkpoint = r[1] as CrawlerCheckpoint;
+        this.checkpointOffset = offset;
+        this.ledger.coverSitemap(typeof r[2] === 'number' ? r[2] : 0, this.restoreSitemapDup);
+        if (this.checkpoint?.seeded) this.ledger.coverStart(this.restoreStartDup);
+        return;
+      }
+      default:
+        return; // END, or a record type from a newer version: nothing to rebuild from it
+    }
+  }
+
+  /** Gives the ledger up: the discoveries it held back go to the queue. */
+  drainLedger(): void {
+    this.ledger.drain(this.restoreSitemapDup, this.restoreStartDup);
+  }
+
+  private readonly restoreSitemapDup = (id: number, ref: number, dup: boolean): void => {
+    if (dup) this.queue.restoreDiscovery(id, { source: 'sitemap', from: this.froms.text(ref) });
+  };
+
+  private readonly restoreStartDup = (id: number, _ref: number, dup: boolean): void => {
+    if (dup) this.queue.restoreDiscovery(id, { source: 'start' });
+  };
+
+  private replayAdmit(r: unknown[], offset: number): void {
+    const id = r[1] as number;
+    const s = r[2] as number;
+    const source = sourceOf(s);
+    const listed = admittedListed(s);
+    const depth = r[3] as number;
+    const from = r[4] as number;
+    const url = r[5] as string;
+    const extra = r[ADMIT_TAIL + 3] as AdmitExtra | undefined;
+    const req = {
+      id,
+      url,
+      uniqueKey: extra?.k ?? url,
+      source,
+      depth,
+      discoveredFrom: this.fromText(from),
+      label: extra?.l,
+      userData: extra?.u,
+    };
+    this.queue.restore(req, listed);
+    const lastmod = r[ADMIT_TAIL];
+    const ref = source === 'sitemap' && from <= -2 ? -2 - from : -1;
+    this.store.admit(id, source, listed, depth, ref, ref >= 0 ? offset : -1, typeof lastmod === 'string' ? lastmod : undefined);
+    if (source === 'sitemap' && ref >= 0) this.ledger.pushSitemap(id, ref, false);
+    else if (source === 'start') this.ledger.pushStart(id, false);
+  }
+
+  private replayDup(r: unknown[], offset: number): void {
+    const id = r[1] as number;
+    if (!(id >= 0 && id < this.store.count)) return;
+    const source = sourceOf(r[2] as number);
+    const from = r[3] as number;
+    this.store.duplicate();
+    if (source === 'sitemap' && from <= -2) {
+      const ref = -2 - from;
+      const lastmod = r[DUP_TAIL];
+      this.store.listing(id, ref, offset, typeof lastmod === 'string' ? lastmod : undefined);
+      // Held back from the queue until a checkpoint covers it: the resumed list may report it again.
+      this.ledger.pushSitemap(id, ref, true);
+      return;
+    }
+    if (source === 'start') {
+      this.ledger.pushStart(id, true);
+      return;
+    }
+    this.queue.restoreDiscovery(id, { source, from: this.fromText(from) });
+  }
+
+  // ---------------------------------------------------------------- live
+
+  /** Live: a log entry was journalled at `offset`. */
+  logged(offset: number): void {
+    this.logOffsets.push(offset);
+  }
+
+  /** A node changed (live or replay); returns true when it is new to the tree. */
+  node(node: SitemapNode): boolean {
+    if (this.auditLive) this.audit.node(node);
+    return this.tree.upsert(node);
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Rows: turns a URL id into what the table, the detail pane and the CSV show, from the queue (URL,
+ * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result).
+ */
+import type {
+  CrawlLogEntry,
+  RedirectStep,
+  RedirectWalk,
+  SitemapUrlEntry,
+  UrlDetail,
+  UrlResult,
+  UrlRow,
+  UrlState,
+} from '../../../shared/model.js';
+import { tryUniqueKey } from '../../engine/frontier/url.js';
+import type { CrawlData } from './crawl-data.js';
+import type { ExportRecord } from './csv.js';
+import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, REC_LOG, REC_RESULT, decodeEntry } from '../journal/format.js';
+import type { RecordReader } from '../journal/reader.js';
+import { STATE_NAMES } from './url-store.js';
+
+/** Steps of a redirect chain shown at most (a longer one ends 'too-long'). */
+const MAX_WALK_STEPS = 32;
+
+export class Rows {
+  constructor(
+    private readonly data: CrawlData,
+    private readonly reader: RecordReader,
+    /** A second reader for results, so entry and result reads each keep their own window (export). */
+    private readonly resultReader: RecordReader = reader,
+  ) {}
+
+  /** One table row. */
+  row(id: number): UrlRow {
+    return this.build(id).row;
+  }
+
+  /** Row + sitemap entry + result: a CSV record. */
+  record(id: number): ExportRecord {
+    return this.build(id);
+  }
+
+  /** Everything about one URL. */
+  detail(id: number): UrlDetail {
+    const { row, entry, result } = this.build(id);
+    const detail: UrlDetail = { ...row, discoveries: this.data.queue.discoveriesOfId(id) };
+    if (entry) detail.sitemapEntry = entry;
+    if (result) detail.result = result;
+    if (result?.redirectTo !== undefined) detail.redirectWalk = this.redirectWalk(id);
+    return detail;
+  }
+
+  /** The chain from a redirecting URL along the crawl's own rows, to a final answer or a loop. */
+  redirectWalk(id: number): RedirectWalk {
+    const { queue } = this.data;
+    const steps: RedirectStep[] = [];
+    const seen = new Set<number>();
+    let cur: number | undefined = id;
+    while (steps.length < MAX_WALK_STEPS) {
+      const req = queue.get(cur)!;
+      const result = this.result(cur);
+      const step: RedirectStep = { url: req.url, id: cur, state: this.stateOf(cur) };
+      if (result?.status !== undefined) step.status = result.status;
+      steps.push(step);
+      if (seen.has(cur)) return { steps, end: 'loop' };
+      seen.add(cur);
+      if (!result) return { steps, end: 'not-fetched' };
+      if (result.redirectTo === undefined) return { steps, end: 'final' };
+      cur = queue.idOf(tryUniqueKey(result.redirectTo) ?? result.redirectTo);
+      if (cur === undefined) {
+        steps.push({ url: result.redirectTo });
+        return { steps, end: 'not-crawled' };
+      }
+    }
+    return { steps, end: 'too-long' };
+  }
+
+  private stateOf(id: number): UrlState {
+    return this.data.store.inFlight.has(id) ? 'fetching' : STATE_NAMES[this.data.store.state[id]!]!;
+  }
+
+  /** The sitemap entry a URL was first listed with. */
+  entry(id: number): SitemapUrlEntry | undefined {
+    const off = this.data.store.entryOffset(id);
+    if (off < 0) return undefined;
+    const rec = this.reader.read(off);
+    if (!rec) return undefined;
+    const url = rec[0] === REC_ADMIT ? (rec[5] as string) : this.data.queue.get(id)!.url;
+    return decodeEntry(rec, rec[0] === REC_ADMIT ? ADMIT_TAIL : DUP_TAIL, url);
+  }
+
+  /** The URL's latest result. */
+  result(id: number): UrlResult | undefined {
+    const off = this.data.store.resultOffset(id);
+    if (off < 0) return undefined;
+    const rec = this.resultReader.read(off);
+    return rec && rec[0] === REC_RESULT ? (rec[3] as UrlResult) : undefined;
+  }
+
+  /** A log entry by its record offset. */
+  logAt(offset: number): CrawlLogEntry | undefined {
+    const rec = this.reader.read(offset);
+    return rec && rec[0] === REC_LOG ? (rec[1] as CrawlLogEntry) : undefined;
+  }
+
+  private build(id: number): ExportRecord {
+    const { queue, store, froms } = this.data;
+    const req = queue.get(id)!;
+    const row: UrlRow = {
+      id,
+      url: req.url,
+      state: this.stateOf(id),
+      source: req.source,
+      depth: req.depth,
+      inSitemaps: store.sitemapsOf(id).map((ref) => froms.text(ref) ?? ''),
+    };
+    if (req.discoveredFrom !== undefined) row.discoveredFrom = req.discoveredFrom;
+    const entry = this.entry(id);
+    if (entry) {
+      if (entry.lastmod !== undefined) row.lastmod = entry.lastmod;
+      if (entry.changefreq !== undefined) row.changefreq = entry.changefreq;
+      if (entry.priority !== undefined) row.priority = entry.priority;
+    }
+    const result = this.result(id);
+    if (result) {
+      if (result.status !== undefined) row.status = result.status;
+      if (result.contentType !== undefined) row.contentType = result.contentType;
+      if (result.title !== undefined) row.title = result.title;
+      if (result.redirectTo !== undefined) row.redirectTo = result.redirectTo;
+      if (result.canonical !== undefined) row.canonical = result.canonical;
+      if (result.blockedByRobots !== undefined) row.blockedByRobots = result.blockedByRobots;
+      if (result.error !== undefined) row.error = result.error;
+      else if (result.redirectTo !== undefined) {
+        // Walked along the rows themselves, so a reopened crawl's export need not wait for its audit.
+        const walk = this.redirectWalk(id);
+        if (walk.end === 'loop') row.error = { code: 'REDIRECT_LOOP', message: `Redirects in a loop: ${walk.steps.map((x) => x.url).join(' → ')}` };
+      }
+    }
+    const rec: ExportRecord = { row };
+    if (entry) rec.entry = entry;
+    if (result) rec.result = result;
+    return rec;
+  }
+}

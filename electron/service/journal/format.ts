@@ -1,0 +1,165 @@
+/**
+ * The journal's record format. One journal file per crawl (journal.jsonl), append-only, one JSON
+ * array per line, written in batches; every batch ends with an END (or CHECKPOINT) line, and a batch
+ * whose last line is missing — a kill in the middle of a write — is dropped whole on replay.
+ *
+ *   [0,id,s,depth,from,url,lastmod,changefreq,priority,extra]   ADMIT: a URL entered the frontier
+ *        s = source code (0 start, 1 robots, 2 sitemap, 3 link) + 4 when admitted 'listed'; the later
+ *        sources (4 redirect, 5 canonical, 6 hreflang, 7 reference) 8 + 2 × (code − 4) + listed;
+ *        from = -1 none, n ≥ 0 the uniqueKey of request n, n ≤ -2 entry -2-n of the FROM table;
+ *        lastmod/changefreq/priority are the sitemap entry's (0 = absent lastmod/changefreq, null =
+ *        absent priority since 0.0 is a real one; trailing absents dropped);
+ *        extra = {a: hreflang [[lang,href]…], i: images, v: videos, n: news, k: uniqueKey when it
+ *        differs from url, l: label, u: userData} only when one of them is there.
+ *   [1,id,s,from,lastmod,changefreq,priority,extra]   (s as ADMIT's, never listed)
+ *                                 DUP: a known URL found again (a sitemap listing carries its entry)
+ *   [2,id,st,result]              RESULT: st = 1 done, 2 error, 3 blocked; result = UrlResult
+ *   [3,node]                      NODE: a sitemap tree node, latest wins
+ *   [4,entry]                     LOG: a CrawlLogEntry
+ *   [5,n,"text"]                  FROM: defines FROM table entry n (a sitemap URL, or a page URL that
+ *                                 is no uniqueKey); written before its first use
+ *   [6,checkpoint]                CHECKPOINT: the crawler's checkpoint as of this point; ends a batch
+ *   [7]                           END: ends a batch
+ *
+ * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
+ */
+import { REQUEST_SOURCES, type RequestSource, type SitemapUrlEntry } from '../../../shared/model.js';
+import { jsonString } from '../../engine/sitemap/read/json-text.js';
+import { hasPrefix } from '../../engine/frontier/prefix.js';
+import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../../engine/sitemap/read/entry-codec.js';
+
+export { decodeEntry };
+
+export const REC_ADMIT = 0;
+export const REC_DUP = 1;
+export const REC_RESULT = 2;
+export const REC_NODE = 3;
+export const REC_LOG = 4;
+export const REC_FROM = 5;
+export const REC_CHECKPOINT = 6;
+export const REC_END = 7;
+
+export const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
+export const LISTED_FLAG = 4;
+/** ADMIT's `s` of the sources after the first four: 8 + 2 × (code − 4) + listed (0–7 keep their meaning). */
+const WIDE_SOURCES = 8;
+
+export const RESULT_STATES = ['queued', 'done', 'error', 'blocked'] as const;
+
+/** from ref meaning "no discoveredFrom". */
+export const NO_FROM = -1;
+
+/** The compact `extra` element of an ADMIT record: the entry's (see entry-codec.ts), and the request's own. */
+export interface AdmitExtra extends EntryExtra {
+  k?: string;
+  l?: string;
+  u?: Record<string, unknown>;
+}
+
+/** What an ADMIT record holds, decoded. */
+export interface AdmitRecord {
+  id: number;
+  source: RequestSource;
+  listed: boolean;
+  depth: number;
+  from: number;
+  url: string;
+  uniqueKey: string;
+  label?: string;
+  userData?: Record<string, unknown>;
+  entry?: SitemapUrlEntry;
+}
+
+/** Encodes an ADMIT line (with its newline). */
+export function encodeAdmit(
+  id: number,
+  source: RequestSource,
+  listed: boolean,
+  depth: number,
+  from: number,
+  url: string,
+  uniqueKey: string,
+  entry: SitemapUrlEntry | undefined,
+  label: string | undefined,
+  userData: Record<string, unknown> | undefined,
+): string {
+  const s = admitSource(source, listed);
+  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + jsonString(url);
+  let extra: AdmitExtra | undefined = entryExtra(entry);
+  if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
+  if (label !== undefined) (extra ??= {}).l = label;
+  if (userData !== undefined) (extra ??= {}).u = userData;
+  line += encodeTail(entry, extra);
+  return line + ']\n';
+}
+
+/** ADMIT's `s`: the source's code, plus LISTED_FLAG when admitted 'listed'. */
+export function admitSource(source: RequestSource, listed: boolean): number {
+  const code = SOURCES.indexOf(source);
+  if (code < 4) return code + (listed ? LISTED_FLAG : 0);
+  return WIDE_SOURCES + 2 * (code - 4) + (listed ? 1 : 0);
+}
+
+/** The source of an ADMIT's `s` (or a DUP's source code, which carries no listed flag). */
+export function sourceOf(s: number): RequestSource {
+  return SOURCES[s < WIDE_SOURCES ? s & 3 : 4 + ((s - WIDE_SOURCES) >> 1)] ?? 'link';
+}
+
+/** Whether an ADMIT's `s` says the URL was admitted 'listed'. */
+export function admittedListed(s: number): boolean {
+  return s < WIDE_SOURCES ? (s & LISTED_FLAG) !== 0 : ((s - WIDE_SOURCES) & 1) === 1;
+}
+
+/**
+ * Whether an entry's JSON as the parse worker wrote it (`"url",lastmod,…`) is what ADMIT writes after
+ * `[0,id,s,depth,from,`: nothing joins its extra (key, label, userData) and it spells `url` plainly.
+ */
+export function admitFits(url: string, uniqueKey: string, label: string | undefined, userData: unknown, entryJson: string): boolean {
+  return uniqueKey === url && label === undefined && userData === undefined && spells(entryJson, url);
+}
+
+/** Whether `json` starts with `url` as a JSON string without escapes: `"url"` then `,` or its end. */
+function spells(json: string, url: string): boolean {
+  const end = url.length + 1;
+  return (
+    json.charCodeAt(0) === 34 &&
+    json.charCodeAt(end) === 34 &&
+    (json.length === end + 1 || json.charCodeAt(end + 1) === 44) &&
+    hasPrefix(json, url, 1) &&
+    // json's first end + 1 characters are "url": no backslash among them is none in url.
+    url.indexOf('\\') === -1
+  );
+}
+
+/** Decodes a parsed ADMIT array. */
+export function decodeAdmit(r: unknown[]): AdmitRecord {
+  const s = r[2] as number;
+  const source = sourceOf(s);
+  const url = r[5] as string;
+  const extra = r[9] as AdmitExtra | undefined;
+  const rec: AdmitRecord = {
+    id: r[1] as number,
+    source,
+    listed: admittedListed(s),
+    depth: r[3] as number,
+    from: r[4] as number,
+    url,
+    uniqueKey: extra?.k ?? url,
+  };
+  if (extra?.l !== undefined) rec.label = extra.l;
+  if (extra?.u !== undefined) rec.userData = extra.u;
+  if (source === 'sitemap') rec.entry = decodeEntry(r, ADMIT_TAIL, url);
+  return rec;
+}
+
+/** Index of lastmod in an ADMIT record and in a DUP record. */
+export const ADMIT_TAIL = 6;
+export const DUP_TAIL = 4;
+
+/** Encodes a DUP line; a sitemap listing carries its entry (its lastmod may differ from the first one's). */
+export function encodeDup(id: number, source: RequestSource, from: number, entry: SitemapUrlEntry | undefined): string {
+  const code = SOURCES.indexOf(source);
+  let line = '[1,' + id + ',' + (code < 4 ? code : admitSource(source, false)) + ',' + from;
+  if (entry) line += encodeTail(entry, entryExtra(entry));
+  return line + ']\n';
+}
