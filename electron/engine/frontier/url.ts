@@ -5,7 +5,6 @@
  * slash, path case) and folds only what is the same resource by definition (scheme/host case,
  * default port, fragment, dot segments, percent-encoding spelling).
  */
-import { hasPrefix } from './prefix.js';
 import { EngineError } from '../types.js';
 
 // ---------------------------------------------------------------- uniqueKey
@@ -77,7 +76,7 @@ const PATH_AND_QUERY = /[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*
 
 function isCanonicalSpelling(url: string): boolean {
   let pathStart: number;
-  if (lastOriginSlash !== '' && hasPrefix(url, lastOriginSlash)) {
+  if (lastOriginSlash !== '' && url.startsWith(lastOriginSlash)) {
     pathStart = lastOriginSlash.length - 1;
     PATH_AND_QUERY.lastIndex = pathStart + 1;
     if (!PATH_AND_QUERY.test(url)) return false;
@@ -262,8 +261,8 @@ export function inSitemapScope(entryUrl: string, sitemapUrl: string): boolean {
   const { origin, dir } = lastSitemap;
   // Fast accept: the entry is literally spelled under the sitemap's directory.
   if (
-    hasPrefix(entryUrl, origin) &&
-    hasPrefix(entryUrl, dir, origin.length) &&
+    entryUrl.startsWith(origin) &&
+    entryUrl.startsWith(dir, origin.length) &&
     isFastPathCanonical(entryUrl)
   ) {
     return true;

@@ -12,7 +12,6 @@
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { SparseColumn } from '../../engine/compact/sparse-column.js';
-import { hasPrefix } from '../../engine/frontier/prefix.js';
 import { column, ensureCapacity, widened } from '../../engine/compact/typed-growth.js';
 import { parseRobotsDirectives } from '../../engine/links/links.js';
 import { EngineError } from '../../engine/types.js';
@@ -679,7 +678,7 @@ export class AuditEngine {
     // found without parsing the entry.
     const announced = s.announced;
     // `<origin>/` as a literal prefix: parsed, the entry has that origin (the host is already canonical).
-    if (announced !== undefined && (hasPrefix(loc, announced) || inSitemapScope(loc, announced))) return true;
+    if (announced !== undefined && (loc.startsWith(announced) || inSitemapScope(loc, announced))) return true;
     if (inSitemapScope(loc, s.url)) return true;
     const finalUrl = s.node?.finalUrl;
     return finalUrl !== undefined && inSitemapScope(loc, finalUrl);

@@ -2,7 +2,6 @@
  * Checks on one sitemap entry that need no fetch: its date, and whether it is written on another
  * scheme or www/apex variant of the crawled site.
  */
-import { hasPrefix } from '../../engine/frontier/prefix.js';
 import { w3cDatetimeMs } from '../../engine/sitemap/read/datetime.js';
 
 /** A lastmod this far past "now" is in the future (time zones and clock skew stay below it). */
@@ -45,7 +44,7 @@ export class SiteVariants {
    * than the crawl (http↔https, www↔apex). Another host entirely is not a variant.
    */
   isVariant(url: string): boolean {
-    if (hasPrefix(url, this.originSlash)) return false;
+    if (url.startsWith(this.originSlash)) return false;
     const m = AUTHORITY.exec(url);
     if (m === null) return false;
     const scheme = m[1]!.toLowerCase();

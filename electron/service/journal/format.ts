@@ -25,7 +25,6 @@
  */
 import { REQUEST_SOURCES, type RequestSource, type SitemapUrlEntry } from '../../../shared/model.js';
 import { jsonString } from '../../engine/sitemap/read/json-text.js';
-import { hasPrefix } from '../../engine/frontier/prefix.js';
 import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../../engine/sitemap/read/entry-codec.js';
 
 export { decodeEntry };
@@ -125,7 +124,7 @@ function spells(json: string, url: string): boolean {
     json.charCodeAt(0) === 34 &&
     json.charCodeAt(end) === 34 &&
     (json.length === end + 1 || json.charCodeAt(end + 1) === 44) &&
-    hasPrefix(json, url, 1) &&
+    json.startsWith(url, 1) &&
     // json's first end + 1 characters are "url": no backslash among them is none in url.
     url.indexOf('\\') === -1
   );
