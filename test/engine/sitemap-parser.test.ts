@@ -302,6 +302,55 @@ test('priority outside 0..1 or not a number is INVALID_PRIORITY and left out; a 
   assert.equal(p.urls[2]!.changefreq, 'sometimes');
 });
 
+test('<priority> text: a plain decimal from 0 to 1 is kept, anything else is INVALID_PRIORITY and left out', () => {
+  // [text, priority kept] — undefined: left out with INVALID_PRIORITY. Exponents, hex, signs and the
+  // empty text are refused (Number alone would take them); whitespace around the number is not.
+  const cases: [string, number | undefined][] = [
+    ['0.5', 0.5], ['1', 1], ['1.0', 1], ['.5', 0.5], ['0', 0], [' 0.5 ', 0.5], ['\t1\n', 1], ['1.', 1], ['00.50', 0.5],
+    ['0.30000000000000004', 0.30000000000000004], ['0.1234567890123456789', 0.1234567890123456789],
+    ['1.5', undefined], ['-0.1', undefined], ['abc', undefined], ['', undefined], ['5e-1', undefined], ['0x1', undefined],
+    ['-0', undefined], ['+1', undefined], ['Infinity', undefined], ['.', undefined], ['0,5', undefined], ['٠.٥', undefined],
+    ['1.00000000000000001', 1], ['9999999999999999', undefined],
+  ];
+  // Each in the usual <url> (read by the shortcut) and with an attribute on <priority> (read element by element).
+  for (const attr of ['', ' a="1"']) {
+    const p = parse(urlset(cases.map(([t], i) => `<url><loc>http://h.test/${i}</loc><priority${attr}>${t}</priority></url>`).join('\n')));
+    assert.equal(p.urls.length, cases.length);
+    cases.forEach(([t, want], i) => assert.ok(Object.is(p.urls[i]!.priority, want), `${JSON.stringify(t)}${attr}: ${p.urls[i]!.priority}, want ${want}`));
+    assert.deepEqual(
+      p.problems.map((x) => [x.code, x.url]),
+      cases.flatMap(([, want], i) => (want === undefined ? [['INVALID_PRIORITY', `http://h.test/${i}`]] : [])),
+    );
+  }
+});
+
+test('<priority> text: the shortcut and the element-by-element reader agree on every short decimal and random longer ones', () => {
+  const texts: string[] = [];
+  const all = (prefix: string, left: number): void => {
+    texts.push(prefix);
+    if (left > 0) for (const c of ['0', '1', '5', '9', '.']) all(prefix + c, left - 1);
+  };
+  all('', 4);
+  let seed = 7;
+  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+  for (let i = 0; i < 5000; i++) {
+    let t = '';
+    const len = 1 + rand(20);
+    for (let j = 0; j < len; j++) t += rand(12) === 0 ? '.' : String(rand(10));
+    texts.push(t);
+  }
+  const read = (attr: string) =>
+    parse(urlset(texts.map((t, i) => `<url><loc>http://h.test/${i}</loc><priority${attr}>${t}</priority></url>`).join('\n'))).urls.map((u) => u.priority);
+  const fast = read('');
+  const slow = read(' a="1"');
+  const PLAIN_DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+  texts.forEach((t, i) => {
+    const n = PLAIN_DECIMAL.test(t) ? Number(t) : NaN;
+    const want = n >= 0 && n <= 1 ? n : undefined;
+    assert.ok(Object.is(fast[i], want) && Object.is(slow[i], want), `${JSON.stringify(t)}: ${fast[i]} and ${slow[i]}, want ${want}`);
+  });
+});
+
 test('entries outside the sitemap location are yielded and reported URL_OUT_OF_SCOPE', () => {
   const p = parse(
     urlset('<url><loc>http://h.test/dir/in</loc></url><url><loc>http://h.test/other</loc></url><url><loc>https://h.test/dir/x</loc></url><url><loc>http://elsewhere.test/dir/y</loc></url>'),
