@@ -38,6 +38,43 @@ export interface FindingsState {
   computing: boolean;
 }
 
+/**
+ * Everything the window keeps of one crawl besides its summary: one slice per crawl, so deleting
+ * the crawl drops all of it at once.
+ */
+export interface CrawlSlice {
+  /** What is being done to the crawl right now (its buttons are off meanwhile). */
+  busy?: CrawlAction | 'delete' | 'rename';
+  /** Discovered and handled URLs over time, for the Overview's chart. */
+  history: HistoryPoint[];
+  /** The URL table's filter and sort. */
+  filter: UrlFilter;
+  /** The URL open in the detail pane. */
+  selectedUrl: number | null;
+  tree: TreeState;
+  treeError?: string;
+  selectedNode: string | null;
+  findings?: FindingsState;
+  /** Bumped when the crawl's URLs or log changed: the tables refresh what is on screen. */
+  urlVersion: number;
+  logVersion: number;
+  /** Log entries that arrived live, newest last. */
+  liveLog: CrawlLogEntry[];
+}
+
+function emptySlice(): CrawlSlice {
+  return {
+    history: [],
+    filter: emptyFilter(),
+    selectedUrl: null,
+    tree: emptyTree(),
+    selectedNode: null,
+    urlVersion: 0,
+    logVersion: 0,
+    liveLog: [],
+  };
+}
+
 export interface AppState {
   connection: 'connecting' | 'ready' | 'failed' | 'lost';
   connectionMessage?: string;
@@ -47,20 +84,8 @@ export interface AppState {
   selectedId: string | null;
   screen: Screen;
   tab: Tab;
-  /** What is being done to each crawl right now (buttons are off meanwhile). */
-  busy: Record<string, CrawlAction | 'delete' | 'rename' | undefined>;
-  history: Record<string, HistoryPoint[]>;
-  filters: Record<string, UrlFilter>;
-  selectedUrl: Record<string, number | null>;
-  trees: Record<string, TreeState>;
-  treeErrors: Record<string, string | undefined>;
-  selectedNode: Record<string, string | null>;
-  findings: Record<string, FindingsState>;
-  /** Bumped when a crawl's URLs or log changed: the tables refresh what is on screen. */
-  urlVersion: Record<string, number>;
-  logVersion: Record<string, number>;
-  /** Log entries that arrived live, newest last, per crawl (the Errors tab merges them). */
-  liveLog: Record<string, CrawlLogEntry[]>;
+  /** The window's state of each crawl, by crawl id; absent until something is kept of it. */
+  byCrawl: Record<string, CrawlSlice>;
   defaults: CrawlSettings | null;
   toasts: Toast[];
   confirm: ConfirmRequest | null;
@@ -74,17 +99,7 @@ const initial: AppState = {
   selectedId: null,
   screen: 'crawl',
   tab: 'overview',
-  busy: {},
-  history: {},
-  filters: {},
-  selectedUrl: {},
-  trees: {},
-  treeErrors: {},
-  selectedNode: {},
-  findings: {},
-  urlVersion: {},
-  logVersion: {},
-  liveLog: {},
+  byCrawl: {},
   defaults: null,
   toasts: [],
   confirm: null,
@@ -104,6 +119,26 @@ export function getApi(): SpinneretApi {
 
 const set = useApp.setState;
 const get = useApp.getState;
+
+/** Crawls deleted in this window: a late event or answer about one must not bring its slice back. */
+const deleted = new Set<string>();
+
+/** A crawl's slice as it is, or a fresh one. */
+function sliceOf(s: AppState, id: string): CrawlSlice {
+  return s.byCrawl[id] ?? emptySlice();
+}
+
+/** Updates one crawl's slice (creating it); a deleted crawl's is left gone. */
+function patchCrawl(s: AppState, id: string, fn: (c: CrawlSlice) => Partial<CrawlSlice>): Partial<AppState> {
+  if (deleted.has(id)) return {};
+  const cur = sliceOf(s, id);
+  return { byCrawl: { ...s.byCrawl, [id]: { ...cur, ...fn(cur) } } };
+}
+
+/** set() of one crawl's slice. */
+function setCrawl(id: string, fn: (c: CrawlSlice) => Partial<CrawlSlice>): void {
+  set((s) => patchCrawl(s, id, fn));
+}
 
 /** Shows a message at the bottom right for a few seconds. */
 export function toast(kind: Toast['kind'], text: string): void {
@@ -153,30 +188,28 @@ export function connectionFailed(message: string): void {
 }
 
 function onProgress(e: ProgressEvent): void {
+  // A batch flushed after the crawl was deleted.
+  if (deleted.has(e.crawlId)) return;
   set((s) => {
     const known = s.crawls.some((c) => c.id === e.crawlId);
-    const patch: Partial<AppState> = {
-      crawls: applyProgress(s.crawls, e),
-      history: { ...s.history, [e.crawlId]: appendPoint(s.history[e.crawlId] ?? [], e) },
-      urlVersion: { ...s.urlVersion, [e.crawlId]: (s.urlVersion[e.crawlId] ?? 0) + 1 },
-    };
-    if (e.nodes.length) {
-      patch.trees = { ...s.trees, [e.crawlId]: mergeNodes(s.trees[e.crawlId] ?? emptyTree(), e.nodes) };
-    }
-    if (e.log.length) {
-      patch.logVersion = { ...s.logVersion, [e.crawlId]: (s.logVersion[e.crawlId] ?? 0) + 1 };
-      patch.liveLog = { ...s.liveLog, [e.crawlId]: [...(s.liveLog[e.crawlId] ?? []), ...e.log].slice(-500) };
-    }
     if (!known) void refreshCrawl(e.crawlId);
-    return patch;
+    return {
+      crawls: applyProgress(s.crawls, e),
+      ...patchCrawl(s, e.crawlId, (c) => ({
+        history: appendPoint(c.history, e),
+        urlVersion: c.urlVersion + 1,
+        ...(e.nodes.length ? { tree: mergeNodes(c.tree, e.nodes) } : {}),
+        ...(e.log.length ? { logVersion: c.logVersion + 1, liveLog: [...c.liveLog, ...e.log].slice(-500) } : {}),
+      })),
+    };
   });
 }
 
 function onCrawlEnded(c: CrawlSummary, how: 'finished' | 'failed'): void {
+  if (deleted.has(c.id)) return;
   set((s) => ({
     crawls: upsertCrawl(s.crawls, c),
-    urlVersion: { ...s.urlVersion, [c.id]: (s.urlVersion[c.id] ?? 0) + 1 },
-    logVersion: { ...s.logVersion, [c.id]: (s.logVersion[c.id] ?? 0) + 1 },
+    ...patchCrawl(s, c.id, (x) => ({ urlVersion: x.urlVersion + 1, logVersion: x.logVersion + 1 })),
   }));
   const name = c.name || c.startUrl;
   if (how === 'finished') toast('success', `${name}: finished with ${c.counters.discovered.toLocaleString('en-US')} URLs.`);
@@ -186,6 +219,7 @@ function onCrawlEnded(c: CrawlSummary, how: 'finished' | 'failed'): void {
 async function refreshCrawl(id: string): Promise<void> {
   try {
     const c = await getApi().getCrawl({ id });
+    if (deleted.has(id)) return;
     set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
   } catch {
     // A crawl deleted meanwhile: the next list will not have it either.
@@ -213,13 +247,13 @@ export function setExportMenu(open: boolean): void {
 
 // ---------------------------------------------------------------- crawl actions
 
-async function withBusy(id: string, what: NonNullable<AppState['busy'][string]>, fn: () => Promise<void>): Promise<void> {
-  if (get().busy[id]) return;
-  set((s) => ({ busy: { ...s.busy, [id]: what } }));
+async function withBusy(id: string, what: NonNullable<CrawlSlice['busy']>, fn: () => Promise<void>): Promise<void> {
+  if (get().byCrawl[id]?.busy) return;
+  setCrawl(id, () => ({ busy: what }));
   try {
     await fn();
   } finally {
-    set((s) => ({ busy: { ...s.busy, [id]: undefined } }));
+    setCrawl(id, () => ({ busy: undefined }));
   }
 }
 
@@ -266,7 +300,7 @@ export async function runAction(id: string, action: 'start' | 'pause' | 'resume'
               : await a.stopCrawl({ id });
       set((s) => ({
         crawls: upsertCrawl(s.crawls, c),
-        urlVersion: { ...s.urlVersion, [id]: (s.urlVersion[id] ?? 0) + 1 },
+        ...patchCrawl(s, id, (x) => ({ urlVersion: x.urlVersion + 1 })),
       }));
     } catch (err) {
       reportError(`Could not ${verbs[action]} the crawl`, err);
@@ -307,10 +341,15 @@ async function deleteCrawl(id: string): Promise<void> {
   await withBusy(id, 'delete', async () => {
     try {
       await getApi().deleteCrawl({ id });
+      deleted.add(id);
+      clearTimeout(findingsReload.get(id));
+      findingsReload.delete(id);
       set((s) => {
         const crawls = removeCrawl(s.crawls, id);
         const selectedId = s.selectedId === id ? (crawls[0]?.id ?? null) : s.selectedId;
-        return { crawls, selectedId, screen: selectedId ? s.screen : 'new' };
+        const byCrawl = { ...s.byCrawl };
+        delete byCrawl[id];
+        return { crawls, byCrawl, selectedId, screen: selectedId ? s.screen : 'new' };
       });
     } catch (err) {
       reportError('Could not delete the crawl', err);
@@ -357,11 +396,11 @@ export async function saveDefaults(patch: Partial<CrawlSettings>): Promise<boole
 // ---------------------------------------------------------------- URL table state
 
 export function setFilter(id: string, update: (f: UrlFilter) => UrlFilter): void {
-  set((s) => ({ filters: { ...s.filters, [id]: update(s.filters[id] ?? emptyFilter()) } }));
+  setCrawl(id, (c) => ({ filter: update(c.filter) }));
 }
 
 export function selectUrl(id: string, urlId: number | null): void {
-  set((s) => ({ selectedUrl: { ...s.selectedUrl, [id]: urlId } }));
+  setCrawl(id, () => ({ selectedUrl: urlId }));
 }
 
 // ---------------------------------------------------------------- sitemap audit
@@ -374,9 +413,10 @@ const findingsReload = new Map<string, ReturnType<typeof setTimeout>>();
 
 /** Loads a crawl's findings unless they are current (a live crawl: at most every FINDINGS_REFRESH_MS). */
 export async function loadFindings(id: string, force = false): Promise<void> {
-  const s = get();
-  const cur = s.findings[id];
-  const version = s.urlVersion[id] ?? 0;
+  if (deleted.has(id)) return;
+  const c = sliceOf(get(), id);
+  const cur = c.findings;
+  const version = c.urlVersion;
   if (cur?.loading) return;
   if (!force && cur?.list && cur.version === version) return;
   if (!force && cur?.list && Date.now() - cur.at < FINDINGS_REFRESH_MS) {
@@ -393,7 +433,7 @@ export async function loadFindings(id: string, force = false): Promise<void> {
     return;
   }
   const empty: FindingsState = { list: null, loading: false, version, at: 0, computing: false };
-  const patch = (p: Partial<FindingsState>) => set((st) => ({ findings: { ...st.findings, [id]: { ...(st.findings[id] ?? empty), ...p } } }));
+  const patch = (p: Partial<FindingsState>) => setCrawl(id, (x) => ({ findings: { ...(x.findings ?? empty), ...p } }));
   patch({ loading: true });
   try {
     const list = await getApi().getFindings({ id });
@@ -411,7 +451,7 @@ export async function loadFindings(id: string, force = false): Promise<void> {
       }
     } else if (cur?.computing) {
       // The rebuild just completed: the tree's badges were read from a partial audit.
-      for (const parent of Object.keys(get().trees[id]?.children ?? {})) void loadChildren(id, parent === '' ? null : parent, true);
+      for (const parent of Object.keys(get().byCrawl[id]?.tree.children ?? {})) void loadChildren(id, parent === '' ? null : parent, true);
     }
   } catch (err) {
     patch({ loading: false, error: toApiError(err).message, at: Date.now() });
@@ -423,7 +463,7 @@ export async function loadFindings(id: string, force = false): Promise<void> {
  * filter cleared — or, from a tree node, the URLs that node lists with that finding.
  */
 export function showFinding(id: string, finding: Pick<AuditFinding, 'code' | 'title'>, node?: Pick<SitemapNode, 'id' | 'url'>): void {
-  set((s) => ({ selectedNode: { ...s.selectedNode, [id]: node?.id ?? null } }));
+  setCrawl(id, () => ({ selectedNode: node?.id ?? null }));
   setFilter(id, (f) => ({
     ...emptyFilter(),
     sort: f.sort,
@@ -440,27 +480,24 @@ export function showFinding(id: string, finding: Pick<AuditFinding, 'code' | 'ti
 
 /** Loads a node's children (null: the roots) unless they are loaded. */
 export async function loadChildren(id: string, parentId: string | null, force = false): Promise<void> {
-  const tree = get().trees[id] ?? emptyTree();
+  const tree = sliceOf(get(), id).tree;
   if (!force && tree.children[parentId ?? '']) return;
   try {
     const nodes: SitemapNode[] = await getApi().getSitemapChildren({ id, parentId });
-    set((s) => ({
-      trees: { ...s.trees, [id]: setChildren(s.trees[id] ?? emptyTree(), parentId, nodes) },
-      treeErrors: { ...s.treeErrors, [id]: undefined },
-    }));
+    setCrawl(id, (c) => ({ tree: setChildren(c.tree, parentId, nodes), treeError: undefined }));
   } catch (err) {
-    set((s) => ({ treeErrors: { ...s.treeErrors, [id]: toApiError(err).message } }));
+    setCrawl(id, () => ({ treeError: toApiError(err).message }));
   }
 }
 
 export function toggleNode(id: string, nodeId: string, open: boolean): void {
-  set((s) => ({ trees: { ...s.trees, [id]: setExpanded(s.trees[id] ?? emptyTree(), nodeId, open) } }));
+  setCrawl(id, (c) => ({ tree: setExpanded(c.tree, nodeId, open) }));
   if (open) void loadChildren(id, nodeId);
 }
 
 /** Selects a tree node and narrows the URL table to the URLs it listed (again: clears it). */
 export function selectNode(id: string, node: SitemapNode | null): void {
-  set((s) => ({ selectedNode: { ...s.selectedNode, [id]: node?.id ?? null } }));
+  setCrawl(id, () => ({ selectedNode: node?.id ?? null }));
   setFilter(id, (f) => ({ ...f, sitemapId: node?.id ?? null, sitemapUrl: node?.url ?? null }));
   selectUrl(id, null);
 }

@@ -17,7 +17,7 @@ const COLUMNS: Column[] = [
 ];
 
 export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
-  const version = useApp((s) => s.logVersion[crawl.id] ?? 0);
+  const version = useApp((s) => s.byCrawl[crawl.id]?.logVersion ?? 0);
   const fetchPage = useCallback((offset: number, limit: number) => getApi().getLog({ id: crawl.id, offset, limit }), [crawl.id]);
   const paged = usePagedRows<CrawlLogEntry>({ resetKey: crawl.id, version, fetchPage, pageSize: 200 });
   const total = paged.total ?? 0;

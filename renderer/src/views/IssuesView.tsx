@@ -20,8 +20,8 @@ const SITEMAPS_SHOWN = 50;
  * running crawl (the service has it in memory anyway) or keeps fresh what was loaded before.
  */
 export function useFindings(crawl: CrawlSummary, always = true) {
-  const version = useApp((s) => s.urlVersion[crawl.id] ?? 0);
-  const state = useApp((s) => s.findings[crawl.id]);
+  const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
+  const state = useApp((s) => s.byCrawl[crawl.id]?.findings);
   const load = always || crawl.status === 'running' || !!state?.list;
   useEffect(() => {
     if (load) void loadFindings(crawl.id);
@@ -31,7 +31,7 @@ export function useFindings(crawl: CrawlSummary, always = true) {
 
 export function IssuesView({ crawl }: { crawl: CrawlSummary }) {
   const state = useFindings(crawl);
-  const busy = useApp((s) => s.busy[crawl.id]);
+  const busy = useApp((s) => s.byCrawl[crawl.id]?.busy);
   const [open, setOpen] = useState<string | null>(null);
   const list = state?.list ?? null;
 

@@ -12,7 +12,7 @@ import { setFilter, setTab, useApp } from '../store/app-store.js';
 const EMPTY: never[] = [];
 
 export function Overview({ crawl }: { crawl: CrawlSummary }) {
-  const points = useApp((s) => s.history[crawl.id]) ?? EMPTY;
+  const points = useApp((s) => s.byCrawl[crawl.id]?.history) ?? EMPTY;
   const c = crawl.counters;
   const eta = etaSeconds(crawl);
   const fetchP = fetchProgress(c);

@@ -52,7 +52,7 @@ export function Sidebar() {
 }
 
 function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: boolean; now: number }) {
-  const busy = useApp((s) => s.busy[crawl.id]);
+  const busy = useApp((s) => s.byCrawl[crawl.id]?.busy);
   const [editing, setEditing] = useState(false);
   const name = displayName(crawl);
   const progress = overallProgress(crawl);

@@ -32,9 +32,9 @@ const TYPE_LABEL: Record<SitemapNode['type'], string> = {
 };
 
 export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
-  const tree = useApp((s) => s.trees[crawl.id]) ?? emptyTree();
-  const error = useApp((s) => s.treeErrors[crawl.id]);
-  const selectedId = useApp((s) => s.selectedNode[crawl.id] ?? null);
+  const tree = useApp((s) => s.byCrawl[crawl.id]?.tree) ?? emptyTree();
+  const error = useApp((s) => s.byCrawl[crawl.id]?.treeError);
+  const selectedId = useApp((s) => s.byCrawl[crawl.id]?.selectedNode ?? null);
   const rows = useMemo(() => visibleRows(tree), [tree]);
   const rootsLoaded = !!tree.children[''];
   const autoOpened = useRef(new Set<string>());
@@ -186,7 +186,7 @@ function AuditBadge({ node }: { node: SitemapNode }) {
 
 /** The node panel's list of audit findings, with their titles once the Issues view has loaded them. */
 function NodeFindings({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
-  const titles = useApp((s) => s.findings[crawlId]?.list);
+  const titles = useApp((s) => s.byCrawl[crawlId]?.findings?.list);
   if (!node.findings?.length) return null;
   const titleOf = (code: string) => titles?.find((f) => f.code === code)?.title;
   return (

@@ -13,7 +13,7 @@ import { useFindings } from './IssuesView.js';
 import { modKey } from './shortcuts.js';
 
 export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
-  const busy = useApp((s) => s.busy[crawl.id]);
+  const busy = useApp((s) => s.byCrawl[crawl.id]?.busy);
   const a = actionsFor(crawl, !!busy);
   const name = displayName(crawl);
   return (
@@ -65,7 +65,7 @@ function busyLabel(b: string): string {
 
 function ExportButton({ crawl, enabled }: { crawl: CrawlSummary; enabled: boolean }) {
   const open = useApp((s) => s.exportMenuOpen);
-  const filter = useApp((s) => s.filters[crawl.id]) ?? emptyFilter();
+  const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
   const ref = useRef<HTMLDivElement>(null);
   const filtered = isFiltered(filter);
   useEffect(() => {

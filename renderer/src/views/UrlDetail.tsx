@@ -105,7 +105,7 @@ function RedirectChain({ walk }: { walk: RedirectWalk }) {
 
 /** The audit findings of one URL, named and coloured by the crawl's findings (loaded once). */
 function UrlFindings({ crawlId, codes }: { crawlId: string; codes: string[] }) {
-  const list = useApp((s) => s.findings[crawlId]?.list);
+  const list = useApp((s) => s.byCrawl[crawlId]?.findings?.list);
   useEffect(() => {
     if (codes.length) void loadFindings(crawlId);
   }, [crawlId, codes.length]);

@@ -26,11 +26,11 @@ const COLUMNS: Column[] = [
 ];
 
 export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
-  const filter = useApp((s) => s.filters[crawl.id]) ?? emptyFilter();
-  const version = useApp((s) => s.urlVersion[crawl.id] ?? 0);
-  const selected = useApp((s) => s.selectedUrl[crawl.id] ?? null);
+  const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
+  const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
+  const selected = useApp((s) => s.byCrawl[crawl.id]?.selectedUrl ?? null);
   // A finding filter read while a reopened crawl's audit was still being rebuilt is read again once it is complete.
-  const auditPartial = useApp((s) => !!filter.finding && !!s.findings[crawl.id]?.computing);
+  const auditPartial = useApp((s) => !!filter.finding && !!s.byCrawl[crawl.id]?.findings?.computing);
   useEffect(() => {
     if (filter.finding) void loadFindings(crawl.id);
   }, [filter.finding, crawl.id]);
@@ -143,7 +143,7 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
 }
 
 function FilterBar({ crawl, total }: { crawl: CrawlSummary; total: number | null }) {
-  const filter = useApp((s) => s.filters[crawl.id]) ?? emptyFilter();
+  const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
   const [search, setSearch] = useState(filter.search);
   // Typing is debounced so that each key press does not query main.
   useEffect(() => {

@@ -20,7 +20,7 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   const s = useApp.getState();
   const crawl = s.screen === 'crawl' ? s.crawls.find((c) => c.id === s.selectedId) : undefined;
   if (!crawl) return false;
-  const a = actionsFor(crawl, !!s.busy[crawl.id]);
+  const a = actionsFor(crawl, !!s.byCrawl[crawl.id]?.busy);
   if (key === 'p') {
     const what = toggleAction(a);
     if (what) void runAction(crawl.id, what);
@@ -28,7 +28,7 @@ export function handleShortcut(e: KeyboardEvent): boolean {
   }
   if (key === 'e') {
     if (a.export) {
-      const f = s.filters[crawl.id] ?? emptyFilter();
+      const f = s.byCrawl[crawl.id]?.filter ?? emptyFilter();
       void exportCsv(crawl.id, isFiltered(f) ? filterToQuery(f) : undefined);
     }
     return true;
