@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import type { Problem, SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem, SitemapLimits, SitemapSummary } from '../../electron/engine/types.js';
 import { createSitemapParser } from '../../electron/engine/sitemap/read/parser.js';
-import { priorityNumber } from '../../electron/engine/sitemap/read/xml-sitemap.js';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const SITEMAP = 'http://h.test/sitemap.xml';
@@ -712,25 +711,3 @@ test('chunk boundaries: text sitemaps and fault positions do not depend on chunk
   assert.match(parse(broken, { chunks: [1] }).summary.fatal!.message, /line 5, column 34/);
 });
 
-test('priorityNumber reads a <priority> as PRIORITY and Number do: the same double, NaN for anything else', () => {
-  const PRIORITY = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
-  const reference = (t: string): number => (PRIORITY.test(t) ? Number(t) : NaN);
-  const cases = ['0.5', '1.0', '1', '0', '.5', '1.', '00.50', '0.123456789012', '0.1234567890123456789', '0.3', '0.7', '1.00000000000000',
-    '', '.', '..5', '0.5.', '-0.5', '+1', '0,5', ' 0.5', '0.5 ', '1e-1', '0x1', '٠.٥', '1.5', '12', '999999999999999', '9999999999999999'];
-  // Every string of up to four characters over digits and points, and random longer ones.
-  const alphabet = ['0', '1', '5', '9', '.'];
-  const all = (prefix: string, left: number): void => {
-    cases.push(prefix);
-    if (left > 0) for (const c of alphabet) all(prefix + c, left - 1);
-  };
-  all('', 4);
-  let seed = 7;
-  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
-  for (let i = 0; i < 20_000; i++) {
-    let t = '';
-    const len = 1 + rand(20);
-    for (let j = 0; j < len; j++) t += rand(12) === 0 ? '.' : String(rand(10));
-    cases.push(t);
-  }
-  for (const t of cases) assert.ok(Object.is(priorityNumber(t), reference(t)), `"${t}": ${priorityNumber(t)} vs ${reference(t)}`);
-});
