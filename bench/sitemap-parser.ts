@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import sax from 'sax';
 import { Parser } from 'htmlparser2';
-import { createSitemapParser, streamSitemap } from '../electron/engine/sitemap/read/stream.js';
+import { createSitemapParser, streamSitemap } from '../electron/engine/index.js';
 
 const URLS = Number(process.argv[2] ?? 50_000);
 const ROUNDS = Number(process.argv[3] ?? 5);

@@ -8,8 +8,7 @@ import { get } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
-import { INFLATE_CHUNK, streamSitemap } from '../electron/engine/sitemap/read/stream.js';
-import { streamSitemapInWorker } from '../electron/engine/sitemap/worker/worker-stream.js';
+import { INFLATE_CHUNK, streamSitemap, streamSitemapInWorker } from '../electron/engine/index.js';
 
 /** What streamSitemap's gunzip hands the parser at a time. */
 const CHUNK = INFLATE_CHUNK;

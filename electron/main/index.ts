@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { EventName, EventPayload } from '../../shared/contract.js';
 import { createCrawlService } from '../service/index.js';
 import type { CrawlService } from '../service/types.js';
-import type { KeyValueStore } from '../engine/types.js';
+import type { KeyValueStore } from '../engine/index.js';
 import { STATE_DIR_ENV } from '../service/catalog/state-dir.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
 import { APP_SCHEME, isAppUrl } from './app-url.js';

@@ -1,0 +1,27 @@
+/**
+ * The engine's front door: what the service, the CLI and the benchmark may use. Everything else under
+ * electron/engine is internal and may change without notice (ESLint's import rules hold the service to
+ * this file). Plain Node: nothing here knows Electron, IPC or React.
+ */
+
+// The crawler and the interfaces it is driven through.
+export { Crawler, type CrawlerOptions } from './crawler/crawler.js';
+export * from './types.js';
+
+// The frontier: a queue implementation the service rebuilds crawls with, and URL identity.
+export { MemoryRequestQueue } from './frontier/request-queue.js';
+export { inSitemapScope, tryUniqueKey } from './frontier/url.js';
+
+// Sitemap reading: the list's checkpoint, the protocol's limits, dates, and the stream (benchmark).
+export type { SitemapRequestListState } from './sitemap/request-list.js';
+export { PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS } from './sitemap/read/limits.js';
+export { w3cDatetimeMs } from './sitemap/read/datetime.js';
+export { INFLATE_CHUNK, createSitemapParser, streamSitemap } from './sitemap/read/stream.js';
+export { streamSitemapInWorker } from './sitemap/worker/worker-stream.js';
+
+// Page reading: robots meta and X-Robots-Tag directives.
+export { parseRobotsDirectives } from './links/links.js';
+
+// Growable typed columns, for the service's per-URL tables.
+export { column, ensureCapacity, widened } from './compact/typed-growth.js';
+export { SparseColumn } from './compact/sparse-column.js';
