@@ -1,6 +1,6 @@
 /** The window's state: the crawl list, what is selected, per-crawl view state, toasts. */
 import { create } from 'zustand';
-import type { AuditFinding, CrawlLogEntry, CrawlSettings, CrawlSummary, ProgressEvent, SitemapNode } from '../../../shared/model.js';
+import type { AuditFinding, CrawlSettings, CrawlSummary, ProgressEvent, SitemapNode } from '../../../shared/model.js';
 import type { Connection } from '../api/connect.js';
 import { toApiError, type ExportFilter, type SpinneretApi } from '../api/types.js';
 import { applyProgress, removeCrawl, sortCrawls, upsertCrawl } from '../logic/crawls.js';
@@ -58,8 +58,6 @@ export interface CrawlSlice {
   /** Bumped when the crawl's URLs or log changed: the tables refresh what is on screen. */
   urlVersion: number;
   logVersion: number;
-  /** Log entries that arrived live, newest last. */
-  liveLog: CrawlLogEntry[];
 }
 
 function emptySlice(): CrawlSlice {
@@ -71,7 +69,6 @@ function emptySlice(): CrawlSlice {
     selectedNode: null,
     urlVersion: 0,
     logVersion: 0,
-    liveLog: [],
   };
 }
 
@@ -199,7 +196,7 @@ function onProgress(e: ProgressEvent): void {
         history: appendPoint(c.history, e),
         urlVersion: c.urlVersion + 1,
         ...(e.nodes.length ? { tree: mergeNodes(c.tree, e.nodes) } : {}),
-        ...(e.log.length ? { logVersion: c.logVersion + 1, liveLog: [...c.liveLog, ...e.log].slice(-500) } : {}),
+        ...(e.log.length ? { logVersion: c.logVersion + 1 } : {}),
       })),
     };
   });
