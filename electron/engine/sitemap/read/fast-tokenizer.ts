@@ -1,18 +1,10 @@
 /**
- * htmlparser2's Tokenizer, with text and quoted attribute values skipped in one native search
- * instead of one trip through its state machine per character.
+ * htmlparser2's Tokenizer, with each run of text or of a quoted attribute value skipped by one native
+ * search instead of one state-machine step per character: in a sitemap those runs (URLs, dates) are
+ * most of the document. The callbacks, offsets included, are the stock Tokenizer's.
  *
- * With entity decoding on (as the sitemap reader needs it), the stock Tokenizer looks at every
- * character of text and of attribute values for a `<`, a quote or a `&`; in a sitemap those runs
- * (URLs, dates) are most of the document. Here, once a run starts, the next stop is found with
- * `indexOf` and the scan jumps to just before it: the same callbacks with the same offsets, as the
- * differential test checks over the conformance sitemaps and random documents in random chunks
- * (test/engine/fast-tokenizer.test.ts). The position of the next `&` is remembered per buffer, so a
- * buffer without one is searched once, not once per run.
- *
- * The overridden methods are private in htmlparser2's types but ordinary prototype methods at run
- * time; the version is pinned by the lockfile and the differential test fails if their behaviour
- * changes.
+ * It overrides private methods of htmlparser2, so htmlparser2 is pinned to one exact version in
+ * package.json; test/engine/fast-tokenizer.test.ts fails, saying what to do, if another breaks them.
  */
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
