@@ -1,6 +1,6 @@
 /**
  * CPU time per thread of this process, from /proc/self/task (Linux; elsewhere none): the ingest is bound by
- * the CPU of all its threads together (README, "Where the 0.6 share stands"), so the benchmark reports where
+ * the CPU of all its threads together (docs/performance.md, "Where the time and memory go"), so the benchmark reports where
  * it goes: the engine's thread, the parse worker's, and the rest (V8's compiler and garbage-collection
  * helpers, libuv's pool that inflates and writes).
  */

@@ -1,7 +1,7 @@
 /**
  * The crawl's scope: whether a URL is within it, and the registrable domain ('domain' scope) that
  * needs the public-suffix list. Kept apart from url.ts, which the parse worker loads: the list
- * (tldts, ~190 KB of code) is no part of the worker's work and cost its start ~6 ms.
+ * (tldts) is no part of the worker's work and would slow its start.
  */
 import { getDomain } from 'tldts';
 import type { ScopeMode } from '../../../shared/model.js';

@@ -142,8 +142,8 @@ export function createSitemapParser(opts: SitemapParserOptions): SitemapParser {
 
   /**
    * The text of the next chunk of the body. While the decoder holds no partial character, an all-ASCII
-   * chunk of a UTF-8 document is its own text byte for byte: read as Latin-1 after a vectorised check
-   * (3.5 µs a 64 KB chunk instead of 34 through TextDecoder: 250 MB of sitemaps at a million URLs).
+   * chunk of a UTF-8 document is its own text byte for byte: read as Latin-1 after a vectorised check,
+   * ten times faster than TextDecoder.
    */
   function decode(chunk: Uint8Array): string {
     if (utf8 && clean && isAscii(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('latin1');

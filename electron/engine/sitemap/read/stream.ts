@@ -11,8 +11,7 @@ export { createSitemapParser, type SitemapParser, type SitemapParserOptions } fr
 
 /**
  * Bytes the inflater hands the parser at a time: 64 KiB instead of zlib's 16, as each chunk costs a trip
- * through the stream, the decoder and the reader's bookkeeping (benchmark at 1M URLs: 1–2% less
- * CPU for the ingest).
+ * through the stream, the decoder and the reader's bookkeeping.
  */
 export const INFLATE_CHUNK = 64 * 1024;
 

@@ -34,9 +34,8 @@ class Session {
 
   /**
    * The body, chunk by chunk, asked of the main thread as the parser needs it, up to two chunks ahead:
-   * the next is asked for as one is handed on, so it arrives while this one is read (asked for only
-   * once the last was used up, it waited for the main thread's next turn of its event loop, a
-   * millisecond or so, at every chunk; one ahead instead of two measured 1–2% slower).
+   * the next is asked for as one is handed on, so it arrives while this one is read instead of after
+   * the main thread's next turn of its event loop.
    */
   async *body(): AsyncGenerator<Buffer, void, void> {
     for (;;) {

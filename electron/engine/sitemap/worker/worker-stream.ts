@@ -37,8 +37,7 @@ export function parseWorkerUrl(base: string = import.meta.url): URL {
 
 /**
  * Heap limits of the worker: it holds one sitemap's parse state and a few batches. A young generation
- * of 4 MB rather than 1 halves its minor collections (1,345 → 667 at 1M URLs, their pauses 225 → 130
- * ms): +3.4% URLs/s in interleaved runs once the frontier stopped being the slower side, for ~2 MB.
+ * of 4 MB rather than 1 halves its minor collections, for ~2 MB (docs/performance.md).
  */
 const RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 };
 
