@@ -1,3 +1,4 @@
+/** Typed-array columns that grow in place on a resizable ArrayBuffer, or by copying where they cannot. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { column, ensureCapacity, growsInPlace, nextCapacity } from '../../electron/engine/compact/typed-growth.js';
