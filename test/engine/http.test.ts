@@ -78,6 +78,7 @@ describe('HttpFetcher: requests', () => {
     });
     try {
       const f = fetcher();
+      const t0 = performance.now();
       const r = await f.fetch(`${s.origin}/page`);
       assert.equal(r.status, 200);
       assert.equal(r.url, `${s.origin}/page`);
@@ -87,7 +88,10 @@ describe('HttpFetcher: requests', () => {
       assert.equal(r.headers['set-cookie'], 'a=1, b=2');
       assert.equal((await readAll(r.body)).toString(), 'hello');
       assert.equal(r.wireBytes(), 5);
-      assert.ok(r.elapsedMs() >= 0);
+      // Milliseconds since this fetch began: some, and no more than the wall time around it.
+      const elapsed = r.elapsedMs();
+      const wall = performance.now() - t0;
+      assert.ok(elapsed > 0 && elapsed <= wall, `elapsedMs() ${elapsed}, wall time ${wall}`);
       assert.equal(s.hits[0]!.headers['user-agent'], 'SpinneretTest/1.0 (+http://127.0.0.1/bot)');
       assert.equal(s.hits[0]!.headers['accept-encoding'], 'gzip, deflate, br');
       await f.fetch(`${s.origin}/x`, { accept: 'application/xml' }).then((x) => readAll(x.body));
