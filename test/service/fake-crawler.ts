@@ -6,9 +6,9 @@
  * Every `step` events it yields a macrotask, where the service may cut a batch and tests may act.
  */
 import type { SitemapNode, SitemapUrlEntry } from '../../shared/model.js';
-import type { CrawlerOptions } from '../../electron/engine/crawler/crawler.js';
+import { asEngineError, isTerminalState, type CrawlerOptions } from '../../electron/engine/crawler/crawler.js';
 import { MemoryRequestQueue } from '../../electron/engine/frontier/request-queue.js';
-import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Request } from '../../electron/engine/types.js';
+import { EngineError, type CrawlerCheckpoint, type CrawlerHooks, type CrawlerRunState, type Request } from '../../electron/engine/types.js';
 import type { CrawlerLike, CrawlerOutcome } from '../../electron/service/crawl-runtime.js';
 
 export interface FakeSitemap {
@@ -31,6 +31,8 @@ export interface FakePlan {
   onYield?(events: number, crawler: FakeCrawler): void;
   /** Title of a fetched page. */
   title?(url: string): string;
+  /** Fail the crawl at this event (as the real crawler does when its loop throws): state and outcome 'failed'. */
+  failAt?: { event: number; code: string; message: string };
 }
 
 /** Builds `n` sitemap URLs spread over `k` sitemaps, each with lastmod/changefreq/priority. */
@@ -59,6 +61,7 @@ export class FakeCrawler implements CrawlerLike {
   private readonly flat: { sm: FakeSitemap; entry: SitemapUrlEntry; last: boolean }[] = [];
   private readonly nodes = new Map<string, SitemapNode>();
   private admitAs: 'queued' | 'listed' = 'queued';
+  private failure: EngineError | null = null;
   fetched: string[] = [];
 
   constructor(
@@ -89,15 +92,16 @@ export class FakeCrawler implements CrawlerLike {
     return 0;
   }
 
-  error() {
-    return null;
+  error(): EngineError | null {
+    return this.failure;
   }
 
+  // The lifecycle is the real Crawler's (electron/engine/crawler/crawler.ts): the same states and moves.
   run(): Promise<CrawlerOutcome> {
     if (this.running) return this.running;
-    if (this.runState === 'finished' || this.runState === 'stopped') return Promise.resolve(this.runState);
+    if (isTerminalState(this.runState)) return Promise.resolve(this.runState);
     this.runState = 'running';
-    this.running = this.loop().finally(() => {
+    this.running = this.guarded().finally(() => {
       this.running = null;
     });
     return this.running;
@@ -114,8 +118,21 @@ export class FakeCrawler implements CrawlerLike {
     else if (this.runState === 'idle' || this.runState === 'paused') this.runState = 'stopped';
   }
 
+  /** The loop, failing as the real crawler's does: whatever it throws ends the crawl 'failed'. */
+  private async guarded(): Promise<CrawlerOutcome> {
+    try {
+      return await this.loop();
+    } catch (err) {
+      this.failure = asEngineError(err, 'CRAWLER_FAILED');
+      this.runState = 'failed';
+      return 'failed';
+    }
+  }
+
   private async tick(): Promise<boolean> {
     this.events++;
+    const fail = this.plan.failAt;
+    if (fail !== undefined && this.events === fail.event) throw new EngineError(fail.code, fail.message);
     if (this.events % (this.plan.step ?? 7) !== 0) return true;
     const ms = this.plan.yieldMs ?? 0;
     await new Promise<void>((r) => (ms > 0 ? setTimeout(r, ms) : setImmediate(r)));

@@ -52,6 +52,11 @@ export interface CrawlerOptions {
 
 export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
 
+/** The run states a crawler never leaves: run() answers them at once (the service's test double shares this). */
+export function isTerminalState(state: CrawlerRunState): state is 'finished' | 'stopped' | 'failed' {
+  return state === 'finished' || state === 'stopped' || state === 'failed';
+}
+
 /** Default sitemap locations tried when robots.txt announces none. */
 const DEFAULT_SITEMAP_PATHS = ['/sitemap.xml', '/sitemap_index.xml'];
 /** Robots Crawl-delay is honoured up to this many seconds (a larger one would stall a crawl for hours). */
@@ -160,9 +165,7 @@ export class Crawler {
   /** Crawls until finished, paused or stopped. Call again after a pause to continue. */
   run(): Promise<CrawlerOutcome> {
     if (this.running) return this.running;
-    if (this.runState === 'finished' || this.runState === 'stopped' || this.runState === 'failed') {
-      return Promise.resolve(this.runState);
-    }
+    if (isTerminalState(this.runState)) return Promise.resolve(this.runState);
     this.runState = 'running';
     this.running = this.loop().finally(() => {
       this.running = null;
@@ -686,7 +689,8 @@ function safeKey(url: string): string {
   }
 }
 
-function asEngineError(err: unknown, fallback: string): EngineError {
+/** `err` as an EngineError, with `fallback` as its code when it has none. */
+export function asEngineError(err: unknown, fallback: string): EngineError {
   if (err instanceof EngineError) return err;
   const e = err as { code?: string; message?: string };
   return new EngineError(typeof e?.code === 'string' ? e.code : fallback, e?.message ?? String(err), { cause: err });
