@@ -1,6 +1,7 @@
 /**
  * The contract between the renderer and whoever owns the crawls (Electron main over IPC, or browser
- * mode over a WebSocket). Every method and every event is declared once here, with zod schemas.
+ * mode over a WebSocket). Every method and every event is declared once here, with zod schemas, and so
+ * is every domain shape they carry (shared/model.ts names the types inferred from them).
  * Depends on zod only, so it runs in the renderer, the preload and Node alike.
  */
 // Named imports, not the `z` namespace: the namespace drags every locale into the preload and the
@@ -20,25 +21,8 @@ import {
   type input,
   type output,
   type ZodError,
-  type ZodType,
 } from 'zod';
-import type {
-  AuditBadge,
-  AuditFinding,
-  CrawlCounters,
-  CrawlLogEntry,
-  CrawlSettings,
-  CrawlSummary,
-  FindingUrlPage,
-  ProgressEvent,
-  SitemapNode,
-  UrlDetail,
-  UrlPage,
-  UrlQuery,
-  UrlRow,
-  RequestSource,
-} from './model.js';
-import { REQUEST_SOURCES } from './model.js';
+import { MAX_PAGE, REQUEST_SOURCES, type RequestSource } from './model.js';
 
 // ---------------------------------------------------------------- envelope
 
@@ -79,24 +63,180 @@ export function fail(code: string, message: string): { ok: false; error: { code:
   return { ok: false, error: { code, message } };
 }
 
-// ---------------------------------------------------------------- model schemas
+// ---------------------------------------------------------------- domain schemas
+//
+// Each domain shape is declared here, once; shared/model.ts names the types inferred from these
+// schemas (`output<typeof XSchema>`), so a field added here is a field of the type, and the other way
+// round there is nothing to forget.
 
 const int = () => number().int();
 const nonNeg = () => number().int().min(0);
 
+/** How a URL was found (REQUEST_SOURCES says what each means). */
 export const RequestSourceSchema = zEnum(REQUEST_SOURCES);
-export const UrlStateSchema = zEnum(['queued', 'fetching', 'done', 'error', 'blocked', 'listed']);
+
+/** Lifecycle of one URL in the frontier. */
+export const UrlStateSchema = zEnum([
+  'queued', // admitted, waiting to be fetched
+  'fetching', // in flight
+  'done', // fetched (any HTTP status)
+  'error', // network error, timeout, too large, …
+  'blocked', // disallowed by robots.txt, never fetched
+  'listed', // admitted but not to be fetched (page fetching off, out of depth/limit): recorded only
+]);
 export const CrawlStatusSchema = zEnum(['created', 'running', 'paused', 'finished', 'failed']);
 export const StatusClassSchema = zEnum(['2xx', '3xx', '4xx', '5xx', 'other', 'none']);
 export const UrlSortKeySchema = zEnum(['id', 'url', 'state', 'source', 'depth', 'status', 'lastmod', 'title']);
 export const ScopeModeSchema = zEnum(['host', 'domain', 'any']);
+export const SitemapTypeSchema = zEnum([
+  'robots', // the robots.txt node at the root of the tree
+  'sitemapindex',
+  'urlset',
+  'text',
+  'rss',
+  'atom',
+  'unknown', // not yet fetched, or not a sitemap at all
+]);
+export const SitemapNodeStateSchema = zEnum(['pending', 'fetching', 'done', 'error', 'skipped']);
+export const AuditSeveritySchema = zEnum(['critical', 'warning', 'notice']);
 
 export const CrawlErrorSchema = object({ code: string(), message: string() });
-const HreflangSchema = object({ lang: string(), href: string() });
 
+export const HreflangAlternateSchema = object({
+  /** The hreflang value as written (`en-GB`, `x-default`). */
+  lang: string(),
+  href: string(),
+});
+
+export const RedirectHopSchema = object({ url: string(), status: int() });
+
+export const SitemapImageSchema = object({ loc: string(), title: string().optional(), caption: string().optional() });
+
+export const SitemapVideoSchema = object({
+  thumbnailLoc: string().optional(),
+  title: string().optional(),
+  description: string().optional(),
+  contentLoc: string().optional(),
+  playerLoc: string().optional(),
+  duration: number().optional(),
+  publicationDate: string().optional(),
+});
+
+export const SitemapNewsSchema = object({
+  publicationName: string().optional(),
+  publicationLanguage: string().optional(),
+  publicationDate: string().optional(),
+  title: string().optional(),
+});
+
+export const SitemapMobileAlternateSchema = object({
+  href: string(),
+  /** The media query as written (`only screen and (max-width: 640px)`). */
+  media: string(),
+});
+
+/** One `<url>` of a urlset (or a line of a text sitemap, or an item of a feed). */
+export const SitemapUrlEntrySchema = object({
+  /** The URL as listed (trimmed), absolute. */
+  loc: string(),
+  lastmod: string().optional(),
+  changefreq: string().optional(),
+  priority: number().optional(),
+  /** A feed item's (RSS `<item>`, Atom `<entry>`) `<title>`. */
+  title: string().optional(),
+  alternates: array(HreflangAlternateSchema).optional(),
+  /**
+   * Separate mobile URLs: `<xhtml:link rel="alternate" media="…" href="…">` without hreflang
+   * (Google's annotation for a mobile version of the page).
+   */
+  mobile: array(SitemapMobileAlternateSchema).optional(),
+  images: array(SitemapImageSchema).optional(),
+  videos: array(SitemapVideoSchema).optional(),
+  news: SitemapNewsSchema.optional(),
+});
+
+/** A problem found on a sitemap (or robots.txt) node. Codes are stable, messages are for people. */
+export const ProblemSchema = object({
+  code: string(),
+  message: string(),
+  /** The URL the problem is about, when it is about one entry rather than the whole document. */
+  url: string().optional(),
+});
+
+/** One audit badge of a sitemap-tree node. */
+export const AuditBadgeSchema = object({
+  code: string(),
+  severity: AuditSeveritySchema,
+  /** 1 for the sitemap's own finding; for a URL finding, how many of its listings have it. */
+  count: nonNeg(),
+});
+
+/** A node of the sitemap tree: robots.txt → indexes → sitemaps. */
+export const SitemapNodeSchema = object({
+  /** The sitemap's uniqueKey. */
+  id: string(),
+  url: string(),
+  /** The node that announced this one (robots.txt or an index); null for a root. */
+  parentId: string().nullable(),
+  type: SitemapTypeSchema,
+  state: SitemapNodeStateSchema,
+  httpStatus: int().optional(),
+  /** Bytes as received on the wire. */
+  bytes: nonNeg(),
+  /** Bytes after inflation (equal to bytes when not gzipped). */
+  uncompressedBytes: nonNeg(),
+  gzip: boolean(),
+  /** URL entries read (urlset/text/feed) or child sitemaps listed (index). */
+  urlCount: nonNeg(),
+  childCount: nonNeg(),
+  /** The index's `<lastmod>` for this sitemap, when an index gave one. */
+  lastmod: string().optional(),
+  problems: array(ProblemSchema),
+  /**
+   * Problems found per code, those past the stored list included (a node stores at most about a
+   * hundred; the crawl log has the rest). Absent until the first problem.
+   */
+  problemCounts: record(string(), nonNeg()).optional(),
+  /** Where the fetch ended up, when it was redirected. */
+  finalUrl: string().optional(),
+  /** Each redirect hop followed before finalUrl (sitemaps and robots.txt are followed), in order. */
+  redirectChain: array(RedirectHopSchema).optional(),
+  /**
+   * Audit badges, set by the service on the nodes it answers (never journalled): the sitemap's own
+   * findings (count 1) and, per URL finding, how many of its listings have it.
+   */
+  findings: array(AuditBadgeSchema).optional(),
+});
+
+/** What is known about one fetched (or blocked, or failed) URL. */
+export const UrlResultSchema = object({
+  status: int().optional(),
+  contentType: string().optional(),
+  /** Each hop before the final URL, in order. */
+  redirectChain: array(RedirectHopSchema).optional(),
+  /** The final URL after redirects, when different. */
+  redirectTo: string().optional(),
+  canonical: string().optional(),
+  metaRobots: string().optional(),
+  xRobotsTag: string().optional(),
+  title: string().optional(),
+  /** hreflang alternates declared by the page itself. */
+  hreflang: array(HreflangAlternateSchema).optional(),
+  blockedByRobots: boolean().optional(),
+  error: CrawlErrorSchema.optional(),
+  bytes: number().optional(),
+  fetchedAt: number().optional(),
+  /** Milliseconds from request to end of body. */
+  durationMs: number().optional(),
+});
+
+/** Everything that shapes one crawl. */
 export const CrawlSettingsSchema = strictObject({
+  /** The site's address; may be empty when sitemapUrls are given. */
   startUrl: string().max(8192),
+  /** Sitemaps to start from directly; when non-empty, robots.txt discovery of sitemaps is skipped. */
   sitemapUrls: array(string().max(8192)).max(1000),
+  /** Read sitemaps (robots.txt's, the default locations, feeds reached by links); false = links only. */
   useSitemaps: boolean(),
   fetchPages: boolean(),
   followLinks: boolean(),
@@ -104,20 +244,27 @@ export const CrawlSettingsSchema = strictObject({
   scope: ScopeModeSchema,
   include: array(string().max(2048)).max(1000),
   exclude: array(string().max(2048)).max(1000),
+  /** Link depth from the start URL; sitemap entries are depth 0. null = unlimited. */
   maxDepth: nonNeg().nullable(),
+  /** Total URLs admitted to the frontier. null = unlimited. */
   maxUrls: nonNeg().nullable(),
   concurrency: nonNeg(),
   perHostConcurrency: nonNeg(),
+  /** Minimum delay between two requests to one host, in ms. */
   delayMs: nonNeg(),
   userAgent: string().max(1024),
+  /** One attempt of a page or robots.txt, headers and body, in ms. */
   timeoutMs: nonNeg(),
+  /** The longest wait for a byte of any response (its headers, then each piece of its body), in ms. */
   idleTimeoutMs: nonNeg(),
+  /** One attempt of a sitemap, headers and body, in ms: long enough for 50 MiB over a slow link. */
   sitemapTimeoutMs: nonNeg(),
   connectTimeoutMs: nonNeg(),
   retries: nonNeg(),
   maxBodyBytes: nonNeg(),
-}) satisfies ZodType<CrawlSettings>;
+});
 
+/** Live counters of a crawl. */
 export const CrawlCountersSchema = object({
   discovered: nonNeg(),
   queued: nonNeg(),
@@ -130,7 +277,9 @@ export const CrawlCountersSchema = object({
   bySource: object(Object.fromEntries(REQUEST_SOURCES.map((s) => [s, nonNeg()])) as Record<RequestSource, ReturnType<typeof nonNeg>>),
   byStatusClass: object({ '2xx': nonNeg(), '3xx': nonNeg(), '4xx': nonNeg(), '5xx': nonNeg(), other: nonNeg() }),
   sitemaps: object({ total: nonNeg(), done: nonNeg(), failed: nonNeg() }),
-}) satisfies ZodType<CrawlCounters>;
+});
+
+// ---------------------------------------------------------------- service-level views
 
 export const CrawlSummarySchema = object({
   id: string(),
@@ -143,61 +292,24 @@ export const CrawlSummarySchema = object({
   updatedAt: number(),
   startedAt: number().optional(),
   finishedAt: number().optional(),
+  /** URLs handled per second over the last few seconds (0 when idle). */
   rate: number(),
+  /** Why it failed or paused on its own (robots unreachable, disk full, …). */
   error: CrawlErrorSchema.optional(),
+  /** True when its folder is missing journals: shown, never crashed on. */
   damaged: boolean().optional(),
-}) satisfies ZodType<CrawlSummary>;
+});
 
-export const ProblemSchema = object({ code: string(), message: string(), url: string().optional() });
-
-export const AuditSeveritySchema = zEnum(['critical', 'warning', 'notice']);
-
-export const AuditBadgeSchema = object({ code: string(), severity: AuditSeveritySchema, count: nonNeg() }) satisfies ZodType<AuditBadge>;
-
-export const AuditFindingSchema = object({
-  code: string(),
-  severity: AuditSeveritySchema,
-  title: string(),
-  explanation: string(),
-  subject: zEnum(['url', 'sitemap']),
-  count: nonNeg(),
-  measured: boolean(),
-  notMeasuredReason: string().optional(),
-  computing: boolean().optional(),
-}) satisfies ZodType<AuditFinding>;
-
-export const FindingUrlPageSchema = object({ total: nonNeg(), urls: array(string()) }) satisfies ZodType<FindingUrlPage>;
-
-/** An audit finding code as a caller writes it (the service says which codes exist). */
-const FindingCode = string().min(1).max(100);
-
-export const SitemapNodeSchema = object({
-  id: string(),
-  url: string(),
-  parentId: string().nullable(),
-  type: zEnum(['robots', 'sitemapindex', 'urlset', 'text', 'rss', 'atom', 'unknown']),
-  state: zEnum(['pending', 'fetching', 'done', 'error', 'skipped']),
-  httpStatus: int().optional(),
-  bytes: nonNeg(),
-  uncompressedBytes: nonNeg(),
-  gzip: boolean(),
-  urlCount: nonNeg(),
-  childCount: nonNeg(),
-  lastmod: string().optional(),
-  problems: array(ProblemSchema),
-  problemCounts: record(string(), nonNeg()).optional(),
-  finalUrl: string().optional(),
-  redirectChain: array(object({ url: string(), status: int() })).optional(),
-  findings: array(AuditBadgeSchema).optional(),
-}) satisfies ZodType<SitemapNode>;
-
+/** One row of the URL table (and of the CSV). */
 export const UrlRowSchema = object({
+  /** Dense admission id within the crawl. */
   id: nonNeg(),
   url: string(),
   state: UrlStateSchema,
   source: RequestSourceSchema,
   depth: nonNeg(),
   discoveredFrom: string().optional(),
+  /** Sitemaps that list this URL. */
   inSitemaps: array(string()),
   lastmod: string().optional(),
   changefreq: string().optional(),
@@ -209,68 +321,42 @@ export const UrlRowSchema = object({
   canonical: string().optional(),
   blockedByRobots: boolean().optional(),
   error: CrawlErrorSchema.optional(),
-}) satisfies ZodType<UrlRow>;
-
-const SitemapUrlEntrySchema = object({
-  loc: string(),
-  lastmod: string().optional(),
-  changefreq: string().optional(),
-  priority: number().optional(),
-  title: string().optional(),
-  alternates: array(HreflangSchema).optional(),
-  mobile: array(object({ href: string(), media: string() })).optional(),
-  images: array(object({ loc: string(), title: string().optional(), caption: string().optional() })).optional(),
-  videos: array(
-    object({
-      thumbnailLoc: string().optional(),
-      title: string().optional(),
-      description: string().optional(),
-      contentLoc: string().optional(),
-      playerLoc: string().optional(),
-      duration: number().optional(),
-      publicationDate: string().optional(),
-    }),
-  ).optional(),
-  news: object({
-    publicationName: string().optional(),
-    publicationLanguage: string().optional(),
-    publicationDate: string().optional(),
-    title: string().optional(),
-  }).optional(),
 });
 
-const UrlResultSchema = object({
+/** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */
+export const RedirectStepSchema = object({
+  url: string(),
+  /** Its id in the crawl; absent when the crawl does not hold it. */
+  id: nonNeg().optional(),
+  state: UrlStateSchema.optional(),
   status: int().optional(),
-  contentType: string().optional(),
-  redirectChain: array(object({ url: string(), status: int() })).optional(),
-  redirectTo: string().optional(),
-  canonical: string().optional(),
-  metaRobots: string().optional(),
-  xRobotsTag: string().optional(),
-  title: string().optional(),
-  hreflang: array(HreflangSchema).optional(),
-  blockedByRobots: boolean().optional(),
-  error: CrawlErrorSchema.optional(),
-  bytes: number().optional(),
-  fetchedAt: number().optional(),
-  durationMs: number().optional(),
 });
 
+/** The walk along redirect rows from one URL to where it ends. */
+export const RedirectWalkSchema = object({
+  /** The URL itself first, then each URL its redirects lead to; for a loop, the URL met again last. */
+  steps: array(RedirectStepSchema),
+  /**
+   * final: the last step does not redirect; loop: the last step is already on the walk; not-fetched:
+   * the last step has no result yet (queued, or listed only: out of scope, a limit); not-crawled: the
+   * crawl does not hold the last step; too-long: cut after MAX steps.
+   */
+  end: zEnum(['final', 'loop', 'not-fetched', 'not-crawled', 'too-long']),
+});
+
+/** Everything known about one URL: the detail pane. */
 export const UrlDetailSchema = UrlRowSchema.extend({
   discoveries: array(object({ source: RequestSourceSchema, from: string().optional() })),
-  redirectWalk: object({
-    steps: array(
-      object({ url: string(), id: nonNeg().optional(), state: UrlStateSchema.optional(), status: int().optional() }),
-    ),
-    end: zEnum(['final', 'loop', 'not-fetched', 'not-crawled', 'too-long']),
-  }).optional(),
+  /** Present when the URL redirects: its chain along the crawl's rows. */
+  redirectWalk: RedirectWalkSchema.optional(),
   sitemapEntry: SitemapUrlEntrySchema.optional(),
   result: UrlResultSchema.optional(),
+  /** Codes of the audit findings that affect this URL, in catalogue order (critical first). */
   findings: array(string()).optional(),
-}) satisfies ZodType<UrlDetail>;
+});
 
-/** Largest page of rows one call may ask for: long lists are pulled a page at a time. */
-export const MAX_PAGE = 5000;
+/** An audit finding code as a caller writes it (the service says which codes exist). */
+const FindingCode = string().min(1).max(100);
 
 export const UrlQuerySchema = strictObject({
   offset: nonNeg(),
@@ -281,33 +367,71 @@ export const UrlQuerySchema = strictObject({
   statusClasses: array(StatusClassSchema).optional(),
   inSitemap: boolean().optional(),
   blocked: boolean().optional(),
+  /** Case-insensitive substring of the URL or title. */
   search: string().max(2048).optional(),
+  /** Only URLs listed by this sitemap node. */
   sitemapId: string().optional(),
+  /** Only URLs affected by this audit finding code. */
   finding: FindingCode.optional(),
-}) satisfies ZodType<UrlQuery>;
+});
 
 /** A CSV filter: a query without paging. */
 export const UrlFilterSchema = UrlQuerySchema.omit({ offset: true, limit: true });
 
-export const UrlPageSchema = object({ total: nonNeg(), rows: array(UrlRowSchema) }) satisfies ZodType<UrlPage>;
+export const UrlPageSchema = object({ total: nonNeg(), rows: array(UrlRowSchema) });
 
+/** A crawl-level event worth showing in the Errors view. */
 export const CrawlLogEntrySchema = object({
   at: number(),
   level: zEnum(['error', 'warning', 'info']),
   code: string(),
   message: string(),
   url: string().optional(),
-}) satisfies ZodType<CrawlLogEntry>;
+});
 
+/** A page of the crawl log. */
+export const LogPageSchema = object({ total: nonNeg(), rows: array(CrawlLogEntrySchema) });
+
+/** A batched progress event: at most a few per second per crawl. */
 export const ProgressEventSchema = object({
   crawlId: string(),
   status: CrawlStatusSchema,
   counters: CrawlCountersSchema,
   rate: number(),
+  /** Sitemap nodes added or changed since the previous event. */
   nodes: array(SitemapNodeSchema),
+  /** Log entries added since the previous event. */
   log: array(CrawlLogEntrySchema),
   at: number(),
-}) satisfies ZodType<ProgressEvent>;
+});
+
+// ---------------------------------------------------------------- sitemap audit
+
+/** One finding of the sitemap audit: what is wrong, how often, and whether it could be measured. */
+export const AuditFindingSchema = object({
+  /** Stable UPPER_SNAKE code (SITEMAP_URL_4XX, HREFLANG_NOT_RECIPROCAL, …). */
+  code: string(),
+  severity: AuditSeveritySchema,
+  title: string(),
+  /** One line an analyst can act on. */
+  explanation: string(),
+  /** What the affected items are: URLs of the crawl (by id) or sitemaps (by URL). */
+  subject: zEnum(['url', 'sitemap']),
+  /** Affected URLs or sitemaps; 0 when not measured. */
+  count: nonNeg(),
+  /** False when this crawl cannot tell (pages not fetched, robots.txt not read): shown as "not measured". */
+  measured: boolean(),
+  /** Why it was not measured, for people (only when `measured` is false). */
+  notMeasuredReason: string().optional(),
+  /**
+   * True while the audit of a reopened crawl is still being rebuilt (in the background, after the
+   * crawl is ready): `count` is what it has found so far. Absent when the audit is complete.
+   */
+  computing: boolean().optional(),
+});
+
+/** A page of the items a finding affects: URLs (URL findings) or sitemap URLs (sitemap findings). */
+export const FindingUrlPageSchema = object({ total: nonNeg(), urls: array(string()) });
 
 // ---------------------------------------------------------------- methods
 
@@ -350,7 +474,7 @@ export const methods = {
   },
   getLog: {
     args: strictObject({ id: Id, offset: nonNeg(), limit: number().int().min(0).max(MAX_PAGE) }),
-    result: object({ total: nonNeg(), rows: array(CrawlLogEntrySchema) }),
+    result: LogPageSchema,
   },
   /** The sitemap audit: every finding (critical first) with its count, or why it was not measured. */
   getFindings: { args: ById, result: array(AuditFindingSchema) },

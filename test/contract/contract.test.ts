@@ -5,7 +5,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, MAX_PAGE, TransportErrorCode, type EventPayload } from '../../shared/contract.js';
+import { ApiError, TransportErrorCode, type EventPayload } from '../../shared/contract.js';
+import { MAX_PAGE } from '../../shared/model.js';
 import type { CrawlService } from '../../electron/service/types.js';
 import { ipcTransport, wsTransport, type Transport } from './transports.js';
 import { contractService, type ContractService } from './service-under-test.js';
