@@ -20,7 +20,7 @@ import type {
   UrlPage,
   UrlQuery,
 } from '../../shared/model.js';
-import { emptyCounters } from '../../shared/model.js';
+import { emptyCounters, MAX_PAGE } from '../../shared/model.js';
 import { Crawler } from '../engine/crawler/crawler.js';
 import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
 import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog/catalog.js';
@@ -348,8 +348,8 @@ class Service implements LocalCrawlService {
 
   log(id: string, offset: number, limit: number): { total: number; rows: CrawlLogEntry[] } {
     const rt = this.runtimeSync(id);
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > 10_000) {
-      throw new ServiceError('BAD_QUERY', 'offset must be a whole number ≥ 0 and limit between 0 and 10000.');
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > MAX_PAGE) {
+      throw new ServiceError('BAD_QUERY', `offset must be a whole number ≥ 0 and limit between 0 and ${MAX_PAGE}.`);
     }
     const offs = rt.data.logOffsets;
     const rows: CrawlLogEntry[] = [];
@@ -375,8 +375,8 @@ class Service implements LocalCrawlService {
   findingUrls(id: string, code: string, offset: number, limit: number): FindingUrlPage {
     const rt = this.runtimeSync(id);
     const d = findingDefinition(code);
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > 10_000) {
-      throw new ServiceError('BAD_QUERY', 'offset must be a whole number ≥ 0 and limit between 0 and 10000.');
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > MAX_PAGE) {
+      throw new ServiceError('BAD_QUERY', `offset must be a whole number ≥ 0 and limit between 0 and ${MAX_PAGE}.`);
     }
     rt.checkAudit();
     const audit = rt.data.audit;

@@ -14,7 +14,7 @@ import { createCrawlService, type LocalCrawlService } from '../../electron/servi
 import { BatchReplayer, replayJournal, type ReplayStats } from '../../electron/service/journal/reader.js';
 import { repairJournal } from '../../electron/service/journal/writer.js';
 import { ResumeLedger } from '../../electron/service/journal/resume-ledger.js';
-import type { UrlRow } from '../../shared/model.js';
+import { MAX_PAGE, type UrlRow } from '../../shared/model.js';
 import { FakeCrawler, sitemapPlan, type FakePlan } from './fake-crawler.js';
 import { allRows, csvOf, parseCsv, settled, tempDir } from './helpers.js';
 
@@ -263,7 +263,7 @@ test('a paused crawl with a damaged journal resumes: the journal is rewritten fi
   const s3 = open(dir);
   assert.deepEqual(allRows(s3, crawlId), rows);
   assert.equal(s3.warnings().filter((x) => /JOURNAL/.test(x.code ?? '')).length, 0, JSON.stringify(s3.warnings()));
-  const log = s3.log(crawlId, 0, 10_000).rows;
+  const log = s3.log(crawlId, 0, MAX_PAGE).rows;
   assert.ok(log.some((e) => e.code === 'JOURNAL_SALVAGED' && /1 URL lost/.test(e.message)));
   const urls = new Set(rows.map((r) => r.url));
   assert.equal(urls.size, rows.length, 'each URL once');

@@ -24,7 +24,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CrawlSettings, SitemapNode } from '../../shared/model.js';
+import { MAX_PAGE, type CrawlSettings, type SitemapNode } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { JOURNAL_FILE } from '../../electron/service/catalog/catalog.js';
 import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_END, REC_NODE, sourceOf } from '../../electron/service/journal/format.js';
@@ -76,7 +76,7 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
     }
   };
   walk(null);
-  const log = service.log(id, 0, 10_000).rows;
+  const log = service.log(id, 0, MAX_PAGE).rows;
   return { status: service.get(id).status, urls, findings, tree, diverged: log.filter((l) => l.code === 'RESUME_DIVERGED').map((l) => l.message) };
 }
 

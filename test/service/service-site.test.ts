@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CrawlSettings, ProgressEvent } from '../../shared/model.js';
+import { MAX_PAGE, type CrawlSettings, type ProgressEvent } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { startTestSite } from '../fixtures/site.js';
 import type { TestSite } from '../fixtures/types.js';
@@ -155,7 +155,7 @@ test('the URL table shows the requests in flight as fetching, and only while the
         assert.ok(page.total <= 3, `at most the concurrency in flight, got ${page.total}`);
         assert.ok(page.rows.every((r) => r.state === 'fetching'));
         const fetchingIds = new Set(page.rows.map((r) => r.id));
-        const queued = service.queryUrls(c.id, { offset: 0, limit: 10_000, states: ['queued'] });
+        const queued = service.queryUrls(c.id, { offset: 0, limit: MAX_PAGE, states: ['queued'] });
         assert.ok(queued.rows.every((r) => !fetchingIds.has(r.id)), 'a URL in flight is not listed as queued');
       }
     }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createCrawlService, ServiceError, type LocalCrawlService } from '../../electron/service/index.js';
 import { FakeCrawler, sitemapPlan, type FakePlan } from './fake-crawler.js';
 import { allRows, csvOf, settled, tempDir } from './helpers.js';
-import type { ProgressEvent } from '../../shared/model.js';
+import { MAX_PAGE, type ProgressEvent } from '../../shared/model.js';
 
 const ORIGIN = 'http://shop.test';
 
@@ -135,6 +135,11 @@ test('the URL table pages, sorts and filters; the detail pane and the tree show 
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, statusClasses: ['4xx', 'none'] }).total, 0);
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, states: ['done'], blocked: false }).total, 42);
   assert.throws(() => s.queryUrls(id, { offset: -1, limit: 5 }), rejectsWith('BAD_QUERY'));
+  // The service pages as the contract does: at most MAX_PAGE rows, whoever calls.
+  assert.equal(s.queryUrls(id, { offset: 0, limit: MAX_PAGE }).rows.length, 42);
+  assert.throws(() => s.queryUrls(id, { offset: 0, limit: MAX_PAGE + 1 }), rejectsWith('BAD_QUERY', new RegExp(`between 0 and ${MAX_PAGE}`)));
+  assert.throws(() => s.log(id, 0, MAX_PAGE + 1), rejectsWith('BAD_QUERY'));
+  assert.throws(() => s.findingUrls(id, 'SITEMAP_URL_4XX', 0, MAX_PAGE + 1), rejectsWith('BAD_QUERY'));
   assert.throws(() => s.queryUrls(id, { offset: 0, limit: 5, sitemapId: 'http://x.test/none.xml' }), rejectsWith('NOT_FOUND'));
 
   const detail = s.getUrl(id, row.id);

@@ -6,7 +6,7 @@
  * not changed, and while a crawl runs for up to a second after it changed (rows are read fresh,
  * only the membership and order of a running crawl's view may lag by that much).
  */
-import type { StatusClass, UrlQuery, UrlSortKey, UrlState } from '../../../shared/model.js';
+import { MAX_PAGE, type StatusClass, type UrlQuery, type UrlSortKey, type UrlState } from '../../../shared/model.js';
 import { ServiceError } from '../errors.js';
 import { SOURCES } from '../journal/format.js';
 import { STATE_NAMES, statusClassOf, type UrlStore, ST_BLOCKED } from './url-store.js';
@@ -39,7 +39,6 @@ interface CachedView {
 /** A running crawl's view is rebuilt at most this often. */
 const STALE_MS = 1000;
 const MAX_CACHED = 8;
-export const MAX_PAGE = 10_000;
 
 export class UrlViews {
   private readonly cache = new Map<string, CachedView>();
