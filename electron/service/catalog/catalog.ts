@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, CrawlStatus } from '../../../shared/model.js';
+import type { CrawlLogEntry, CrawlSettings, CrawlStatus, CrawlSummary } from '../../../shared/model.js';
 import { emptyCounters } from '../../../shared/model.js';
 import type { CrawlerCheckpoint, KeyValueStore } from '../../engine/types.js';
 import { BUILTIN_DEFAULTS, validateSettings } from './settings.js';
@@ -26,17 +26,11 @@ export interface StoredCheckpoint {
   at: number;
 }
 
-export interface CatalogEntry {
-  id: string;
-  name: string;
-  settings: CrawlSettings;
-  status: CrawlStatus;
-  counters: CrawlCounters;
-  createdAt: number;
-  updatedAt: number;
-  startedAt?: number;
-  finishedAt?: number;
-  error?: CrawlError;
+/**
+ * What the catalog keeps of a crawl: its summary without what is only known live (rate, damaged; the
+ * start URL is read off the settings), plus its durable checkpoint.
+ */
+export interface CatalogEntry extends Omit<CrawlSummary, 'startUrl' | 'rate' | 'damaged'> {
   checkpoint?: StoredCheckpoint;
   /** Rebuilt from a folder without meta.json: the settings are defaults, not the crawl's, so it cannot run. */
   settingsLost?: true;
