@@ -26,31 +26,38 @@ const pattern = z
 
 const count = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/**
+ * The rules of each setting, stricter than the contract's shape (CrawlSettingsSchema): URLs, regular
+ * expressions, ranges. Typed by CrawlSettings, so a setting added there and not here (or here only)
+ * does not compile.
+ */
+const settingsRules = {
+  startUrl: z.union([z.literal(''), httpUrl('for example https://www.example.com/')]),
+  sitemapUrls: z.array(httpUrl('a sitemap address')).max(1000),
+  useSitemaps: z.boolean(),
+  fetchPages: z.boolean(),
+  followLinks: z.boolean(),
+  respectRobots: z.boolean(),
+  scope: z.enum(['host', 'domain', 'any']),
+  include: z.array(pattern).max(1000),
+  exclude: z.array(pattern).max(1000),
+  maxDepth: count(0, 1_000_000).nullable(),
+  maxUrls: count(1, 1_000_000_000).nullable(),
+  concurrency: count(1, 256),
+  perHostConcurrency: count(1, 256),
+  delayMs: count(0, 3_600_000),
+  userAgent: z.string().trim().min(1).max(1024),
+  timeoutMs: count(100, 3_600_000),
+  idleTimeoutMs: count(100, 3_600_000),
+  sitemapTimeoutMs: count(100, 3_600_000),
+  connectTimeoutMs: count(100, 3_600_000),
+  retries: count(0, 20),
+  maxBodyBytes: count(1024, 1024 * 1024 * 1024),
+} satisfies { [K in keyof CrawlSettings]-?: z.ZodType<CrawlSettings[K]> };
+
 /** The schema of a complete settings object (after defaults are applied). */
 export const SettingsSchema = z
-  .strictObject({
-    startUrl: z.union([z.literal(''), httpUrl('for example https://www.example.com/')]),
-    sitemapUrls: z.array(httpUrl('a sitemap address')).max(1000),
-    useSitemaps: z.boolean(),
-    fetchPages: z.boolean(),
-    followLinks: z.boolean(),
-    respectRobots: z.boolean(),
-    scope: z.enum(['host', 'domain', 'any']),
-    include: z.array(pattern).max(1000),
-    exclude: z.array(pattern).max(1000),
-    maxDepth: count(0, 1_000_000).nullable(),
-    maxUrls: count(1, 1_000_000_000).nullable(),
-    concurrency: count(1, 256),
-    perHostConcurrency: count(1, 256),
-    delayMs: count(0, 3_600_000),
-    userAgent: z.string().trim().min(1).max(1024),
-    timeoutMs: count(100, 3_600_000),
-    idleTimeoutMs: count(100, 3_600_000),
-    sitemapTimeoutMs: count(100, 3_600_000),
-    connectTimeoutMs: count(100, 3_600_000),
-    retries: count(0, 20),
-    maxBodyBytes: count(1024, 1024 * 1024 * 1024),
-  })
+  .strictObject(settingsRules)
   .refine((s) => s.startUrl !== '' || s.sitemapUrls.length > 0, {
     message: 'give a start URL or at least one sitemap URL',
     path: ['startUrl'],
@@ -76,7 +83,7 @@ export function resolveSettings(base: CrawlSettings, patch: Partial<CrawlSetting
 /** Validates a complete settings object; throws BAD_SETTINGS naming the first bad field. */
 export function validateSettings(input: unknown): CrawlSettings {
   const parsed = SettingsSchema.safeParse(input);
-  if (parsed.success) return parsed.data as CrawlSettings;
+  if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length ? issue.path.map(String).join('.') : 'settings';
   const message =
