@@ -1,18 +1,9 @@
 /**
- * Interns strings to dense ids 0, 1, 2, … with no object per string: bytes in a ByteArena,
- * offsets and lengths in typed columns, and an open-addressing hash table of ids whose slots also keep
- * the top bits of their string's hash. A probe compares those bits, then the stored bytes, so
- * collisions never merge two strings; hashes themselves are not kept (4 bytes a string): growing
- * the table works them out again from the bytes.
- *
- * With `sharePrefixes`, a URL-like string is split after its directory (`https://host:port/a/b/`),
- * or else at the end of its origin (`https://host:port`): the prefix is interned once in a small table
- * and only the rest goes into the arena. A crawl's URLs share a handful of origins and, in sitemaps,
- * long directory paths (`/products/garden-tools/`), so this saves 20–50 bytes per URL. Directory
- * prefixes are capped (unique directories, like `/p/123/`, would otherwise fill the table for
- * nothing); past the cap new directories fall back to their origin.
- * The choice is stable: a prefix once known stays known, and room only shrinks, so `find` makes the
- * choice `intern` made for the same string.
+ * Interns strings to dense ids 0, 1, 2, … with no object per string, so a frontier of a million URLs
+ * holds their bytes (in a ByteArena) and a few typed columns, not a million strings and a Map. The
+ * hash table's slots keep hash tags: a probe compares tags, then bytes, so two strings never merge.
+ * With `sharePrefixes`, a URL's directory (or else its origin) is stored once and only the rest per
+ * URL; the choice is stable, so `find` makes the one `intern` made.
  */
 import { ByteArena } from './byte-arena.js';
 import { column, ensureCapacity } from './typed-growth.js';
@@ -22,8 +13,7 @@ const MAX_LOAD = 0.6;
 /**
  * While the table grows, every MOVE_EVERY-th string added moves the strings of MOVE_RUN more slots
  * of the old table into the new one (16 slots per add: the old table is done long before the adds
- * would fill the new one to MAX_LOAD). Runs of a thousand keep the memory reads of a tight loop
- * overlapping (moved one or four at a time between other work, the same moves cost twice the time).
+ * would fill the new one to MAX_LOAD). Long runs keep the memory reads of a tight loop overlapping.
  */
 const MOVE_EVERY = 64;
 const MOVE_RUN = 1024;
@@ -81,10 +71,8 @@ export class StringIndex {
   private count = 0;
   /**
    * While the table grows: the table before, read-only, which holds every string added before it
-   * grew; the strings of its slots below `moved` are in the new table too. Growing all at once
-   * stopped the thread for 55–100 ms at 630,000 strings (hashing every string's bytes again), a pause
-   * that doubles with the crawl; moved a run at a time, a lookup meanwhile probes both tables (a miss
-   * in the new one, then the old).
+   * grew; the strings of its slots below `moved` are in the new table too. Growing all at once would
+   * stop the thread for a pause that doubles with the crawl; meanwhile a lookup probes both tables.
    */
   private old: Uint32Array | null = null;
   private oldMask = 0;
@@ -118,11 +106,9 @@ export class StringIndex {
   /**
    * Gets ready to intern keys[0..n) in that order (a batch of a sitemap's URLs): works out each one's
    * prefix and hash now, then reads the table slot each would start its probe at, in a loop of loads
-   * only. At a million URLs the table is 16 MB: read key by key, amid the hashing and the rest of an
-   * admission, nearly every slot was a wait on memory (half of intern's time, ~0.15 µs a key); read
-   * together, those waits overlap. intern then takes each key's prefix and hash from here (no
-   * second hashing) when it comes in turn. Keys with no prefix yet or with non-ASCII characters are
-   * left to intern.
+   * only, so the cache misses of a large table overlap instead of coming one per key. intern then
+   * takes each key's prefix and hash from here when it comes in turn. Keys with no prefix yet or with
+   * non-ASCII characters are left to intern.
    */
   prepare(keys: readonly (string | undefined)[], n: number): void {
     let m = 0;

@@ -1,16 +1,8 @@
 /**
- * Growth of typed-array columns without copies.
- *
- * A column made by `column()` lives on a resizable ArrayBuffer: the address space for many
- * entries is reserved up front (reserving costs no memory; pages count once written) and
- * `ensureCapacity` grows it in place, so the array object stays the same and there is no old
- * copy left for the garbage collector. With copying growth, the copies a million-URL crawl had
- * just outgrown stayed in memory until the next full collection: 20–40 MB of the peak RSS the
- * benchmark measured (issue 6). Growing in place also allows small steps (an eighth), so a
- * column holds at most an eighth more than it needs.
- *
- * Where a resizable buffer cannot be had (reservation refused) or a column outgrows its
- * reservation, growth falls back to a copy into a larger array, as before.
+ * Typed-array columns that grow in place: a column lives on a resizable ArrayBuffer whose address
+ * space is reserved up front (reserving costs no memory), so growing leaves no outgrown copy for the
+ * garbage collector to hold at a crawl's peak, and can go in steps of an eighth. Where no buffer can
+ * be reserved, or a column outgrows its reservation, growth copies into a larger array.
  */
 
 type Growable = Int32Array | Uint32Array | Int16Array | Uint16Array | Uint8Array | Float64Array;
