@@ -306,7 +306,7 @@ test('<priority> text: a plain decimal from 0 to 1 is kept, anything else is INV
   // empty text are refused (Number alone would take them); whitespace around the number is not.
   const cases: [string, number | undefined][] = [
     ['0.5', 0.5], ['1', 1], ['1.0', 1], ['.5', 0.5], ['0', 0], [' 0.5 ', 0.5], ['\t1\n', 1], ['1.', 1], ['00.50', 0.5],
-    ['0.30000000000000004', 0.30000000000000004], ['0.1234567890123456789', 0.1234567890123456789],
+    ['0.30000000000000004', 0.30000000000000004], ['0.1234567890123456789', Number('0.1234567890123456789')],
     ['1.5', undefined], ['-0.1', undefined], ['abc', undefined], ['', undefined], ['5e-1', undefined], ['0x1', undefined],
     ['-0', undefined], ['+1', undefined], ['Infinity', undefined], ['.', undefined], ['0,5', undefined], ['٠.٥', undefined],
     ['1.00000000000000001', 1], ['9999999999999999', undefined],
