@@ -13,7 +13,6 @@ import {
   literal,
   null as zNull,
   number,
-  object,
   record,
   strictObject,
   string,
@@ -67,7 +66,9 @@ export function fail(code: string, message: string): { ok: false; error: { code:
 //
 // Each domain shape is declared here, once; shared/model.ts names the types inferred from these
 // schemas (`output<typeof XSchema>`), so a field added here is a field of the type, and the other way
-// round there is nothing to forget.
+// round there is nothing to forget. Objects are strict: a key the schema does not declare fails the
+// parse, so a result checked against the contract (the tests check every one) cannot carry a field
+// the types do not know.
 
 const int = () => number().int();
 const nonNeg = () => number().int().min(0);
@@ -100,19 +101,19 @@ export const SitemapTypeSchema = zEnum([
 export const SitemapNodeStateSchema = zEnum(['pending', 'fetching', 'done', 'error', 'skipped']);
 export const AuditSeveritySchema = zEnum(['critical', 'warning', 'notice']);
 
-export const CrawlErrorSchema = object({ code: string(), message: string() });
+export const CrawlErrorSchema = strictObject({ code: string(), message: string() });
 
-export const HreflangAlternateSchema = object({
+export const HreflangAlternateSchema = strictObject({
   /** The hreflang value as written (`en-GB`, `x-default`). */
   lang: string(),
   href: string(),
 });
 
-export const RedirectHopSchema = object({ url: string(), status: int() });
+export const RedirectHopSchema = strictObject({ url: string(), status: int() });
 
-export const SitemapImageSchema = object({ loc: string(), title: string().optional(), caption: string().optional() });
+export const SitemapImageSchema = strictObject({ loc: string(), title: string().optional(), caption: string().optional() });
 
-export const SitemapVideoSchema = object({
+export const SitemapVideoSchema = strictObject({
   thumbnailLoc: string().optional(),
   title: string().optional(),
   description: string().optional(),
@@ -122,21 +123,21 @@ export const SitemapVideoSchema = object({
   publicationDate: string().optional(),
 });
 
-export const SitemapNewsSchema = object({
+export const SitemapNewsSchema = strictObject({
   publicationName: string().optional(),
   publicationLanguage: string().optional(),
   publicationDate: string().optional(),
   title: string().optional(),
 });
 
-export const SitemapMobileAlternateSchema = object({
+export const SitemapMobileAlternateSchema = strictObject({
   href: string(),
   /** The media query as written (`only screen and (max-width: 640px)`). */
   media: string(),
 });
 
 /** One `<url>` of a urlset (or a line of a text sitemap, or an item of a feed). */
-export const SitemapUrlEntrySchema = object({
+export const SitemapUrlEntrySchema = strictObject({
   /** The URL as listed (trimmed), absolute. */
   loc: string(),
   lastmod: string().optional(),
@@ -156,7 +157,7 @@ export const SitemapUrlEntrySchema = object({
 });
 
 /** A problem found on a sitemap (or robots.txt) node. Codes are stable, messages are for people. */
-export const ProblemSchema = object({
+export const ProblemSchema = strictObject({
   code: string(),
   message: string(),
   /** The URL the problem is about, when it is about one entry rather than the whole document. */
@@ -164,7 +165,7 @@ export const ProblemSchema = object({
 });
 
 /** One audit badge of a sitemap-tree node. */
-export const AuditBadgeSchema = object({
+export const AuditBadgeSchema = strictObject({
   code: string(),
   severity: AuditSeveritySchema,
   /** 1 for the sitemap's own finding; for a URL finding, how many of its listings have it. */
@@ -172,7 +173,7 @@ export const AuditBadgeSchema = object({
 });
 
 /** A node of the sitemap tree: robots.txt → indexes → sitemaps. */
-export const SitemapNodeSchema = object({
+export const SitemapNodeSchema = strictObject({
   /** The sitemap's uniqueKey. */
   id: string(),
   url: string(),
@@ -209,7 +210,7 @@ export const SitemapNodeSchema = object({
 });
 
 /** What is known about one fetched (or blocked, or failed) URL. */
-export const UrlResultSchema = object({
+export const UrlResultSchema = strictObject({
   status: int().optional(),
   contentType: string().optional(),
   /** Each hop before the final URL, in order. */
@@ -265,7 +266,7 @@ export const CrawlSettingsSchema = strictObject({
 });
 
 /** Live counters of a crawl. */
-export const CrawlCountersSchema = object({
+export const CrawlCountersSchema = strictObject({
   discovered: nonNeg(),
   queued: nonNeg(),
   fetching: nonNeg(),
@@ -274,14 +275,14 @@ export const CrawlCountersSchema = object({
   errors: nonNeg(),
   listed: nonNeg(),
   duplicates: nonNeg(),
-  bySource: object(Object.fromEntries(REQUEST_SOURCES.map((s) => [s, nonNeg()])) as Record<RequestSource, ReturnType<typeof nonNeg>>),
-  byStatusClass: object({ '2xx': nonNeg(), '3xx': nonNeg(), '4xx': nonNeg(), '5xx': nonNeg(), other: nonNeg() }),
-  sitemaps: object({ total: nonNeg(), done: nonNeg(), failed: nonNeg() }),
+  bySource: strictObject(Object.fromEntries(REQUEST_SOURCES.map((s) => [s, nonNeg()])) as Record<RequestSource, ReturnType<typeof nonNeg>>),
+  byStatusClass: strictObject({ '2xx': nonNeg(), '3xx': nonNeg(), '4xx': nonNeg(), '5xx': nonNeg(), other: nonNeg() }),
+  sitemaps: strictObject({ total: nonNeg(), done: nonNeg(), failed: nonNeg() }),
 });
 
 // ---------------------------------------------------------------- service-level views
 
-export const CrawlSummarySchema = object({
+export const CrawlSummarySchema = strictObject({
   id: string(),
   name: string(),
   startUrl: string(),
@@ -301,7 +302,7 @@ export const CrawlSummarySchema = object({
 });
 
 /** One row of the URL table (and of the CSV). */
-export const UrlRowSchema = object({
+export const UrlRowSchema = strictObject({
   /** Dense admission id within the crawl. */
   id: nonNeg(),
   url: string(),
@@ -324,7 +325,7 @@ export const UrlRowSchema = object({
 });
 
 /** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */
-export const RedirectStepSchema = object({
+export const RedirectStepSchema = strictObject({
   url: string(),
   /** Its id in the crawl; absent when the crawl does not hold it. */
   id: nonNeg().optional(),
@@ -333,7 +334,7 @@ export const RedirectStepSchema = object({
 });
 
 /** The walk along redirect rows from one URL to where it ends. */
-export const RedirectWalkSchema = object({
+export const RedirectWalkSchema = strictObject({
   /** The URL itself first, then each URL its redirects lead to; for a loop, the URL met again last. */
   steps: array(RedirectStepSchema),
   /**
@@ -346,7 +347,7 @@ export const RedirectWalkSchema = object({
 
 /** Everything known about one URL: the detail pane. */
 export const UrlDetailSchema = UrlRowSchema.extend({
-  discoveries: array(object({ source: RequestSourceSchema, from: string().optional() })),
+  discoveries: array(strictObject({ source: RequestSourceSchema, from: string().optional() })),
   /** Present when the URL redirects: its chain along the crawl's rows. */
   redirectWalk: RedirectWalkSchema.optional(),
   sitemapEntry: SitemapUrlEntrySchema.optional(),
@@ -378,10 +379,10 @@ export const UrlQuerySchema = strictObject({
 /** A CSV filter: a query without paging. */
 export const UrlFilterSchema = UrlQuerySchema.omit({ offset: true, limit: true });
 
-export const UrlPageSchema = object({ total: nonNeg(), rows: array(UrlRowSchema) });
+export const UrlPageSchema = strictObject({ total: nonNeg(), rows: array(UrlRowSchema) });
 
 /** A crawl-level event worth showing in the Errors view. */
-export const CrawlLogEntrySchema = object({
+export const CrawlLogEntrySchema = strictObject({
   at: number(),
   level: zEnum(['error', 'warning', 'info']),
   code: string(),
@@ -390,10 +391,10 @@ export const CrawlLogEntrySchema = object({
 });
 
 /** A page of the crawl log. */
-export const LogPageSchema = object({ total: nonNeg(), rows: array(CrawlLogEntrySchema) });
+export const LogPageSchema = strictObject({ total: nonNeg(), rows: array(CrawlLogEntrySchema) });
 
 /** A batched progress event: at most a few per second per crawl. */
-export const ProgressEventSchema = object({
+export const ProgressEventSchema = strictObject({
   crawlId: string(),
   status: CrawlStatusSchema,
   counters: CrawlCountersSchema,
@@ -408,7 +409,7 @@ export const ProgressEventSchema = object({
 // ---------------------------------------------------------------- sitemap audit
 
 /** One finding of the sitemap audit: what is wrong, how often, and whether it could be measured. */
-export const AuditFindingSchema = object({
+export const AuditFindingSchema = strictObject({
   /** Stable UPPER_SNAKE code (SITEMAP_URL_4XX, HREFLANG_NOT_RECIPROCAL, …). */
   code: string(),
   severity: AuditSeveritySchema,
@@ -431,7 +432,7 @@ export const AuditFindingSchema = object({
 });
 
 /** A page of the items a finding affects: URLs (URL findings) or sitemap URLs (sitemap findings). */
-export const FindingUrlPageSchema = object({ total: nonNeg(), urls: array(string()) });
+export const FindingUrlPageSchema = strictObject({ total: nonNeg(), urls: array(string()) });
 
 // ---------------------------------------------------------------- methods
 
@@ -441,7 +442,7 @@ const NoArgs = strictObject({}).optional();
 const ById = strictObject({ id: Id });
 
 /** What `exportCsv` answers: in Electron the file path (or canceled), in browser mode a one-time download URL. */
-export const ExportResultSchema = object({
+export const ExportResultSchema = strictObject({
   rows: nonNeg(),
   path: string().optional(),
   canceled: boolean().optional(),
@@ -501,7 +502,7 @@ export function isMethodName(name: unknown): name is MethodName {
 // ---------------------------------------------------------------- events
 
 /** Commands from the app menu that the renderer carries out (it knows the selected crawl). */
-export const MenuCommandSchema = object({ command: zEnum(['newCrawl', 'exportCsv']) });
+export const MenuCommandSchema = strictObject({ command: zEnum(['newCrawl', 'exportCsv']) });
 
 /** The event table: name → payload schema. Progress comes batched, at most a few per second per crawl. */
 export const events = {

@@ -93,10 +93,13 @@ export function createDispatcher(handlers: Handlers, options: DispatchOptions = 
       return errorEnvelope(method, error, options);
     }
     if (options.checkResults) {
+      // Strict schemas: an unknown key fails like a missing one. The parsed value is what goes out,
+      // so a caller sees exactly what the contract declares.
       const checked = spec.result.safeParse(value);
       if (!checked.success) {
         return fail(TransportErrorCode.INTERNAL, `The result of ${method} broke the contract: ${describeIssues(checked.error)}`);
       }
+      value = checked.data;
     }
     return { ok: true, value };
   };
