@@ -75,6 +75,7 @@ describe('progress batching', () => {
           assert.ok(events[i].counters.discovered >= events[i - 1].counters.discovered, 'counters never go back');
         }
         assert.ok(events.at(-1)!.counters.discovered <= summary.counters.discovered);
+        assert.deepEqual(t.eventsOffContract(), [], 'every event parses strictly against the contract');
       } finally {
         await t?.close();
         await sut?.close();

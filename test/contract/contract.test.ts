@@ -1,7 +1,9 @@
 /**
  * One contract suite, run against both transports: Electron IPC (main wiring + preload on doubles)
- * and browser mode's WebSocket (real sockets). Every result is also checked against the contract's
- * schema by the dispatcher (checkResults), so a shape drift fails here as INTERNAL.
+ * and browser mode's WebSocket (real sockets). Every result is also parsed strictly against the
+ * contract's schema by the dispatcher (checkResults), so a shape drift (a key missing, or one the
+ * contract does not declare) fails here as INTERNAL; every event is parsed the same way by the
+ * transport (eventsOffContract).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +12,7 @@ import { MAX_PAGE } from '../../shared/model.js';
 import type { CrawlService } from '../../electron/service/types.js';
 import { ipcTransport, wsTransport, type Transport } from './transports.js';
 import { contractService, type ContractService } from './service-under-test.js';
+import { startTestSite } from '../fixtures/site.js';
 
 const transports: [string, (s: CrawlService) => Promise<Transport>][] = [
   ['IPC (ipcMain/ipcRenderer doubles)', ipcTransport],
@@ -29,9 +32,9 @@ for (const [label, make] of transports) {
       await sut.close();
     });
 
-    /** Creates a crawl of the test site and waits until it has finished. */
-    async function finishedCrawl(name: string) {
-      const crawl = await t.api.createCrawl({ name, settings: sut.settings() });
+    /** Creates a crawl of the test site (or with other settings) and waits until it has finished. */
+    async function finishedCrawl(name: string, settings = sut.settings()) {
+      const crawl = await t.api.createCrawl({ name, settings });
       const done = new Promise<EventPayload<'crawlFinished'>>((resolve) => {
         const off = t.api.on('crawlFinished', (s) => {
           if (s.id === crawl.id) {
@@ -197,6 +200,31 @@ for (const [label, make] of transports) {
       if (!res.ok) assert.equal(res.error.code, TransportErrorCode.INVALID_ARGS);
     });
 
+    it('answers within the contract about every URL, sitemap and finding of a site with all of them', async () => {
+      // The full test site: sitemap indexes, gzip, feeds, images, hreflang, redirects, robots.txt
+      // rules, errors. Each answer is parsed strictly by the dispatcher: a drift rejects as INTERNAL.
+      const site = await startTestSite({ scenario: 'full', slowMs: 50 });
+      try {
+        const crawl = await finishedCrawl('Full', { startUrl: site.url('/'), concurrency: 8, perHostConcurrency: 8, delayMs: 0, retries: 0, timeoutMs: 2000 });
+        const page = await t.api.queryUrls({ id: crawl.id, query: { offset: 0, limit: MAX_PAGE } });
+        assert.ok(page.total > 20 && page.total === page.rows.length, `${page.total} URLs`);
+        const details = await Promise.all(page.rows.map((r) => t.api.getUrl({ id: crawl.id, urlId: r.id })));
+        assert.ok(details.some((d) => d.sitemapEntry?.images?.length), 'an entry with images');
+        assert.ok(details.some((d) => d.redirectWalk), 'a redirect');
+        assert.ok(details.some((d) => d.result?.hreflang?.length), 'a page with hreflang');
+        const walk = async (parentId: string | null): Promise<number> => {
+          let n = 0;
+          for (const node of await t.api.getSitemapChildren({ id: crawl.id, parentId })) n += 1 + (await walk(node.id));
+          return n;
+        };
+        assert.ok((await walk(null)) > 3, 'a tree of sitemaps');
+        await t.api.getLog({ id: crawl.id, offset: 0, limit: MAX_PAGE });
+        for (const f of await t.api.getFindings({ id: crawl.id })) await t.api.getFindingUrls({ id: crawl.id, code: f.code, offset: 0, limit: 10 });
+      } finally {
+        await site.close();
+      }
+    });
+
     it('exports CSV through its own path (save dialog or download)', async () => {
       const crawl = await finishedCrawl('Export');
       const { rows, text } = await t.exportCsv(crawl.id);
@@ -212,6 +240,11 @@ for (const [label, make] of transports) {
       assert.equal(await t.api.deleteCrawl({ id: crawl.id }), null);
       await assert.rejects(t.api.getCrawl({ id: crawl.id }), ApiError);
       assert.ok(!(await t.api.listCrawls()).some((c) => c.id === crawl.id));
+    });
+
+    // Last: by now every kind of event the service sends has crossed this transport.
+    it('sent only events that parse strictly against the contract', () => {
+      assert.deepEqual(t.eventsOffContract(), []);
     });
   });
 }

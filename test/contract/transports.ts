@@ -11,6 +11,9 @@ import WebSocket from 'ws';
 import {
   IPC_CALL,
   createWebSocketApi,
+  describeIssues,
+  eventNames,
+  events,
   webSocketUrlFor,
   type Result,
   type SpinneretApi,
@@ -43,7 +46,24 @@ export interface Transport {
   intrusions(): Promise<Intrusion[]>;
   /** Exports through the transport's own path (save dialog / download) and returns the CSV text. */
   exportCsv(id: string, filter?: UrlFilter): Promise<{ rows: number; text: string }>;
+  /**
+   * Every event payload the page received that its schema refused, parsed strictly (an unknown key
+   * fails like a missing one). Results are checked the same way by the dispatcher (checkResults).
+   */
+  eventsOffContract(): string[];
   close(): Promise<void>;
+}
+
+/** Subscribes to every event of the contract and keeps what does not parse strictly. */
+function checkEvents(api: SpinneretApi): () => string[] {
+  const broken: string[] = [];
+  for (const event of eventNames) {
+    api.on(event, (payload) => {
+      const checked = events[event].safeParse(payload);
+      if (!checked.success) broken.push(`${event}: ${describeIssues(checked.error)} in ${JSON.stringify(payload).slice(0, 300)}`);
+    });
+  }
+  return () => [...broken];
 }
 
 // ---------------------------------------------------------------- IPC
@@ -114,6 +134,7 @@ export async function ipcTransport(service: CrawlService): Promise<Transport> {
   });
   const topFrame = (): InvokeEventLike => ({ sender: { id: ours.webContents.id }, senderFrame: ours.webContents.mainFrame });
   const api = createPreloadApi(d.ipcRenderer(topFrame));
+  const eventsOffContract = checkEvents(api);
   const rawCall = (from: () => InvokeEventLike) => async (method: string, args: unknown) =>
     (await d.ipcRenderer(from).invoke(IPC_CALL, { method, args })) as Result<unknown>;
   let exports = 0;
@@ -121,6 +142,7 @@ export async function ipcTransport(service: CrawlService): Promise<Transport> {
     name: 'ipc',
     api,
     raw: rawCall(topFrame),
+    eventsOffContract,
     async intrusions() {
       const subframe: FrameLike = { url: 'app://spinneret/index.html', parent: ours.webContents.mainFrame };
       const cases: [string, InvokeEventLike][] = [
@@ -186,6 +208,7 @@ export async function wsTransport(service: CrawlService): Promise<Transport> {
   const server = await startWebServer({ service, rendererDir, checkResults: true });
   const wsUrl = webSocketUrlFor(server.url);
   const api = connectApi(wsUrl);
+  const eventsOffContract = checkEvents(api);
   const origin = `http://127.0.0.1:${server.port}`;
   const rawSocket = new WebSocket(wsUrl);
   await new Promise((resolve, reject) => {
@@ -209,6 +232,7 @@ export async function wsTransport(service: CrawlService): Promise<Transport> {
   return {
     name: 'websocket',
     api,
+    eventsOffContract,
     raw: (method, args) => sendRaw({ type: 'call', id: nextRaw++, method, ...(args === undefined ? {} : { args }) }),
     async intrusions() {
       const cases: [string, string, Record<string, string>][] = [
