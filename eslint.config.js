@@ -40,6 +40,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'off',
       'no-control-regex': 'off',
+      // A `let` closures read before its one assignment is not a const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

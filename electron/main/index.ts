@@ -13,7 +13,7 @@ import type { CrawlService } from '../service/types.js';
 import type { KeyValueStore } from '../engine/index.js';
 import { STATE_DIR_ENV } from '../service/catalog/state-dir.js';
 import { APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './app-protocol.js';
-import { APP_SCHEME, isAppUrl } from './app-url.js';
+import { APP_SCHEME } from './app-url.js';
 import { broadcast } from './ipc.js';
 import { buildMenuTemplate } from './menu.js';
 import { secureSession } from './permissions.js';

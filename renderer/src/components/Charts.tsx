@@ -71,7 +71,7 @@ const PAD = { left: 44, right: 12, top: 10, bottom: 22 };
 
 /** Discovered and handled URLs over time, from the progress events this window received. */
 export function DiscoveryChart({ points, width, height = 180 }: { points: HistoryPoint[]; width: number; height?: number }) {
-  const box = { width: Math.max(10, width - PAD.left - PAD.right), height: height - PAD.top - PAD.bottom };
+  const box = useMemo(() => ({ width: Math.max(10, width - PAD.left - PAD.right), height: height - PAD.top - PAD.bottom }), [width, height]);
   const model = useMemo(() => {
     const x0 = points[0]?.at ?? 0;
     const x1 = points[points.length - 1]?.at ?? 1;
@@ -87,7 +87,7 @@ export function DiscoveryChart({ points, width, height = 180 }: { points: Histor
       handledLine: linePath(handled, domain, box),
       xTicks: [domain.x0, (domain.x0 + domain.x1) / 2, domain.x1],
     };
-  }, [points, box.width, box.height]);
+  }, [points, box]);
   return (
     <svg className="linechart" width={width} height={height} role="img" aria-label="Discovery over time">
       <g transform={`translate(${PAD.left},${PAD.top})`}>
