@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCli, UsageError } from '../electron/cli/args.js';
+import { parseCli, USAGE, UsageError } from '../electron/cli/args.js';
+import { CSV_COLUMNS } from '../electron/service/data/csv.js';
 
 test('a crawl with every option', () => {
   const cmd = parseCli([
@@ -61,4 +62,13 @@ test('bad arguments are refused with a message a person can act on', () => {
   for (const [argv, re] of bad) {
     assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UsageError && re.test(e.message), argv.join(' '));
   }
+});
+
+test('the help lists the URL CSV columns, all of them in order, from the one column list', () => {
+  const at = USAGE.indexOf('URL CSV columns');
+  assert.ok(at >= 0, 'the help has a section for the CSV columns');
+  const lines = USAGE.slice(USAGE.indexOf('\n', at) + 1).split('\n');
+  const section = lines.slice(0, lines.findIndex((l) => l.trim() === ''));
+  assert.equal(section.map((l) => l.trim()).join(''), CSV_COLUMNS.join(','));
+  for (const line of section) assert.ok(line.length <= 100, `a line over 100 characters: ${line}`);
 });

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import type { CrawlSettings, ScopeMode } from '../../shared/model.js';
 import { FINDING_DEFINITIONS } from '../service/audit/definitions.js';
+import { CSV_COLUMNS } from '../service/data/csv.js';
 
 export class UsageError extends Error {
   readonly code = 'BAD_ARGUMENT';
@@ -54,7 +55,26 @@ Audit options:
   --json                print the findings as JSON
   --out FILE.csv        write the findings table as CSV
   --finding CODE        with --out: export the URLs of one finding (the columns of export)
+
+URL CSV columns (export, --out of a crawl or resume, audit --finding), in this order:
+${wrapList(CSV_COLUMNS, ',', 100, '  ')}
 `;
+
+/** `items` joined by `sep`, in lines of at most `width` characters (a line ends after a separator). */
+function wrapList(items: readonly string[], sep: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = indent;
+  items.forEach((item, i) => {
+    const piece = item + (i < items.length - 1 ? sep : '');
+    if (line.length > indent.length && line.length + piece.length > width) {
+      lines.push(line);
+      line = indent;
+    }
+    line += piece;
+  });
+  lines.push(line);
+  return lines.join('\n');
+}
 
 const SUBCOMMANDS = new Set(['list', 'resume', 'export', 'delete', 'audit', 'help']);
 

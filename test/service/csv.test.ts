@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { CSV_COLUMNS, createCsvWriter, guardCell, toCsvCells, type ExportRecord } from '../../electron/service/data/csv.js';
 import type { UrlRow } from '../../shared/model.js';
@@ -66,6 +67,14 @@ function parseCsv(src: string): string[][] {
 test('the header is exactly the column list, and is written even with zero rows', async () => {
   assert.equal(CSV_COLUMNS.join(','), HEADER);
   assert.equal(await csvOf([]), HEADER + '\n');
+});
+
+test('the README shows the header exactly as the export writes it', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  // Any code span that starts like the header is meant to be it.
+  const shown = [...readme.matchAll(/`(url,source,[^`]*)`/g)].map((m) => m[1]);
+  assert.ok(shown.length > 0, 'README.md shows the CSV header');
+  for (const h of shown) assert.equal(h, CSV_COLUMNS.join(','));
 });
 
 test('a full record maps to its cells in column order', () => {

@@ -8,6 +8,7 @@ import { createCrawlService, ServiceError, type LocalCrawlService } from '../../
 import { FakeCrawler, sitemapPlan, type FakePlan } from './fake-crawler.js';
 import { allRows, csvOf, settled, tempDir } from './helpers.js';
 import { MAX_PAGE, type ProgressEvent } from '../../shared/model.js';
+import { CSV_COLUMNS } from '../../electron/service/data/csv.js';
 
 const ORIGIN = 'http://shop.test';
 
@@ -167,7 +168,7 @@ test('CSV export: the header, one row per URL, and filters', async () => {
   const { s, id } = await finishedCrawl({ origin: ORIGIN, sitemaps: sitemapPlan(ORIGIN, 25, 2), fetchPages: false });
   const csv = await csvOf(s, id);
   const lines = csv.trimEnd().split('\n');
-  assert.equal(lines[0], 'url,source,depth,discovered_from,in_sitemaps,lastmod,changefreq,priority,hreflang,images,status,content_type,redirect_to,canonical,meta_robots,x_robots_tag,title,blocked_by_robots,error');
+  assert.equal(lines[0], CSV_COLUMNS.join(','));
   assert.equal(lines.length, 26);
   assert.equal(lines[1], `${ORIGIN}/product/item-0.html,sitemap,0,${ORIGIN}/sitemap-0.xml,${ORIGIN}/sitemap-0.xml,2024-01-10T10:00:00+00:00,weekly,0,,,,,,,,,,false,`);
   const filtered = await csvOf(s, id, { sitemapId: `${ORIGIN}/sitemap-1.xml`, sort: { key: 'url', dir: 'desc' } });

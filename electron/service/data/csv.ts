@@ -5,7 +5,10 @@
 import type { Writable } from 'node:stream';
 import type { HreflangAlternate, SitemapUrlEntry, UrlResult, UrlRow } from '../../../shared/model.js';
 
-/** The header, exactly, in this order. */
+/**
+ * The header, exactly, in this order: the one list of the export's columns. The CLI's help prints it,
+ * and a test holds the README's header line to it.
+ */
 export const CSV_COLUMNS = [
   'url',
   'source',
