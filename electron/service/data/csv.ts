@@ -123,8 +123,11 @@ export function toCsvCells(rec: ExportRecord): string[] {
 const NEEDS_QUOTES = /[",\r\n]/;
 const QUOTES = /"/g;
 
-/** One record's line: its cells, quoted where needed (quotes doubled), joined by commas, ending in \n. */
-function csvLine(cells: readonly string[]): string {
+/**
+ * One record's line: its cells, quoted where needed (quotes doubled), joined by commas, ending in \n.
+ * The one CSV encoder: the URL export and the audit's findings table (electron/cli) both use it.
+ */
+export function csvLine(cells: readonly string[]): string {
   let line = '';
   for (let i = 0; i < cells.length; i++) {
     const c = cells[i]!;
