@@ -1,8 +1,8 @@
 /**
  * What `npm run crawl -- audit ID` prints or writes: the findings table for people, as CSV, as JSON.
  */
-import { stringify } from 'csv-stringify/sync';
 import type { AuditFinding, CrawlSummary } from '../../shared/model.js';
+import { csvLine } from '../service/data/csv.js';
 
 /** The header of the findings CSV, in this order. */
 export const AUDIT_CSV_COLUMNS = ['severity', 'code', 'title', 'subject', 'count', 'measured', 'explanation', 'not_measured_reason'] as const;
@@ -30,12 +30,17 @@ export function formatFindings(crawl: CrawlSummary, findings: AuditFinding[]): s
   return lines.join('\n');
 }
 
-/** The findings table as CSV (header AUDIT_CSV_COLUMNS). */
+/**
+ * The findings table as CSV (header AUDIT_CSV_COLUMNS), encoded like the URL export. No cell is
+ * guarded against formula injection: every one is Spinneret's own text (the finding catalogue), none
+ * comes from a crawled site.
+ */
 export function findingsCsv(findings: AuditFinding[]): string {
-  return stringify(
-    findings.map((f) => [f.severity, f.code, f.title, f.subject, f.count, f.measured, f.explanation, f.notMeasuredReason ?? '']),
-    { header: true, columns: [...AUDIT_CSV_COLUMNS], cast: { boolean: (b) => String(b) } },
-  );
+  let text = csvLine(AUDIT_CSV_COLUMNS);
+  for (const f of findings) {
+    text += csvLine([f.severity, f.code, f.title, f.subject, String(f.count), String(f.measured), f.explanation, f.notMeasuredReason ?? '']);
+  }
+  return text;
 }
 
 /** The findings as JSON, with the crawl they are about. */
