@@ -90,7 +90,10 @@ function answering(method: MethodName, value: unknown) {
   return createDispatcher(handlers, { checkResults: true, onInternalError: () => {} });
 }
 
-const ARGS: Partial<Record<MethodName, unknown>> = { getCrawl: { id: 'c1' }, getSitemapChildren: { id: 'c1', parentId: null } };
+const ARGS: Partial<Record<MethodName, unknown>> = {
+  getCrawl: { id: 'c1' },
+  getSitemapChildren: { id: 'c1', parentId: null },
+};
 
 async function check(method: MethodName, value: unknown) {
   return answering(method, value)(method, ARGS[method]);
@@ -101,7 +104,7 @@ test('checkResults answers the parsed value of a result that keeps the contract'
   const res = await check('getCrawl', value);
   assert.ok(res.ok, JSON.stringify(res));
   assert.deepEqual(res.value, value);
-  assert.notEqual(res.value, value, 'what the schema parsed, not the handler\'s own object');
+  assert.notEqual(res.value, value, "what the schema parsed, not the handler's own object");
   const nodes = await check('getSitemapChildren', [node()]);
   assert.ok(nodes.ok, JSON.stringify(nodes));
 });
@@ -109,7 +112,11 @@ test('checkResults answers the parsed value of a result that keeps the contract'
 test('checkResults refuses an unknown key, at the top or deep inside, as INTERNAL', async () => {
   const cases: [MethodName, unknown, RegExp][] = [
     ['getCrawl', { ...summary(), secret: 'x' }, /secret/],
-    ['getCrawl', { ...summary(), counters: { ...emptyCounters(), sitemaps: { total: 0, done: 0, failed: 0, extra: 1 } } }, /counters\.sitemaps.*extra/],
+    [
+      'getCrawl',
+      { ...summary(), counters: { ...emptyCounters(), sitemaps: { total: 0, done: 0, failed: 0, extra: 1 } } },
+      /counters\.sitemaps.*extra/,
+    ],
     ['getCrawl', { ...summary(), settings: { ...summary().settings, password: 'x' } }, /settings.*password/],
     ['getSitemapChildren', [{ ...node(), problems: [{ code: 'X', message: 'x', line: 3 }] }], /0\.problems\.0.*line/],
   ];
