@@ -892,3 +892,88 @@ test('sitemap findings read the codes a node only counts (past the problems it s
   e.node(makeNode({ url: `${O}/full.xml`, state: 'error', problems, problemCounts: { INVALID_PRIORITY: 300, INFLATE_LIMIT: 1 } }));
   assert.deepEqual(e.urlsOf('SITEMAP_TOO_LARGE'), [`${O}/full.xml`]);
 });
+
+// ---------------------------------------------------------------- repeated listings
+
+/** Everything an audit answers: each finding's count and members, each sitemap's badges, each URL's codes. */
+function answers(e: AuditEngine, sitemaps: string[], urls: number): unknown {
+  return {
+    findings: e.findings().map((f) => [f.code, f.measured, f.count, e.urlsOf(f.code)]),
+    badges: sitemaps.map((sm) => [sm, e.sitemapBadges(sm)]),
+    codes: Array.from({ length: urls }, (_, id) => e.codesOf(id)),
+  };
+}
+
+test('a listing repeated n times in a row counts as n listings, given one by one or as one count', () => {
+  const blog = `${O}/blog/sitemap.xml`;
+  const moved = 'http://www.shop.test/moved-sitemap.xml';
+  const bad = { lastmod: 'yesterday', alternates: [{ lang: 'xx-invalid-code', href: u('/de/p') }] };
+  const repeats: [url: string, sitemap: string, entry: Omit<SitemapUrlEntry, 'loc'>, n: number][] = [
+    [u('/blog/post'), blog, {}, 5], // in scope, listed again and again
+    [u('/about'), blog, bad, 4], // out of scope of /blog/, a bad lastmod, a bad hreflang code
+    ['https://other.test/x', blog, {}, 300], // another host: past the 255 the URL's own count holds
+    ['http://shop.test/variant', SM, {}, 3], // a host variant
+    [u('/blog/post'), SM2, {}, 3], // a second sitemap: its first listing is no duplicate, the rest are
+    [u('/m1'), moved, {}, 6], // out of scope until the node's final URL (https) is known
+    ['https://other.test/m2', moved, {}, 7], // out of scope whatever the final URL
+  ];
+  const sitemaps = [SM, SM2, blog, moved];
+  const one = new Script();
+  const counted: Event[] = [];
+  // The same listings one by one (`one`), and as the first of each run then the rest as one count (`counted`).
+  for (const [url, sitemap, extra, n] of repeats) {
+    const first = one.events.length;
+    for (let i = 0; i < n; i++) one.list(url, sitemap, extra);
+    const head = one.events[first]!;
+    const again = one.events[first + 1] as Extract<Event, { kind: 'dup' }>;
+    counted.push(head, { ...again, times: n - 1 } as Event);
+  }
+  const node = makeNode({ url: moved, state: 'done', finalUrl: `${O}/moved-sitemap.xml` });
+  one.events.push({ kind: 'node', node });
+  counted.push({ kind: 'node', node });
+
+  const feedCounted = (engine: AuditEngine) => {
+    for (const e of counted as (Event & { times?: number })[]) {
+      if (e.kind === 'dup' && e.times !== undefined) {
+        if (e.times > 0) engine.discovered(e.id, { source: e.source, from: e.from! }, e.entry, e.times);
+      } else feed(engine, [e]);
+    }
+    return engine;
+  };
+  const mk = () => new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: true, now: () => NOW });
+  const single = feed(mk(), one.events);
+  const many = feedCounted(mk());
+  assert.deepEqual(answers(many, sitemaps, 6), answers(single, sitemaps, 6));
+  const badges = (e: AuditEngine, sm: string) => Object.fromEntries(listingBadges(e, sm).map((b) => [b.code, b.count]));
+  assert.deepEqual(badges(many, blog), { DUPLICATE_IN_SITEMAP: 4 + 3 + 299, SITEMAP_URL_OUT_OF_SCOPE: 4 + 300, SITEMAP_INVALID_LASTMOD: 4, HREFLANG_INVALID_CODE: 4 });
+  assert.deepEqual(badges(many, moved), { DUPLICATE_IN_SITEMAP: 5 + 6, SITEMAP_URL_OUT_OF_SCOPE: 7 });
+  assert.deepEqual(badges(many, SM2), { DUPLICATE_IN_SITEMAP: 2 });
+  assert.equal(many.finding('DUPLICATE_IN_SITEMAP').count, 6);
+  assert.throws(() => many.discovered(0, { source: 'sitemap', from: SM }, { loc: u('/blog/post') }, 0), /INVALID_COUNT|count/);
+});
+
+test('a sitemap still being read that lists one URL out of scope 100,000 times holds one entry for them, not 100,000', () => {
+  const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: false, now: () => NOW });
+  const sm = `${O}/blog/sitemap.xml`;
+  e.node(makeNode({ url: sm, state: 'fetching' }));
+  e.admitted(0, 'https://other.test/x', 'sitemap', { loc: 'https://other.test/x' }, sm);
+  for (let i = 1; i < 100_000; i++) e.discovered(0, { source: 'sitemap', from: sm }, { loc: 'https://other.test/x' });
+  // Fragments are no part of scope (nor of the URL's key): a sitemap varying them holds no more.
+  for (let i = 0; i < 1000; i++) e.discovered(0, { source: 'sitemap', from: sm }, { loc: `https://other.test/x#${i}` });
+  // Another URL out of scope, and one that is in scope once the final URL is known.
+  e.admitted(1, u('/about'), 'sitemap', { loc: u('/about') }, sm);
+  for (let i = 0; i < 1000; i++) e.discovered(1, { source: 'sitemap', from: sm }, { loc: u('/about') });
+  assert.equal(e.heldListings(), 2);
+  assert.deepEqual(listingBadges(e, sm), [
+    { code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 101_000 + 1001 },
+    { code: 'DUPLICATE_IN_SITEMAP', count: 100_999 + 1000 },
+  ]);
+  // The sitemap answered from the root after a redirect: /about is in its scope after all.
+  e.node(makeNode({ url: sm, state: 'done', finalUrl: `${O}/sitemap.xml` }));
+  assert.equal(e.heldListings(), 0);
+  assert.deepEqual(listingBadges(e, sm), [
+    { code: 'SITEMAP_URL_OUT_OF_SCOPE', count: 101_000 },
+    { code: 'DUPLICATE_IN_SITEMAP', count: 100_999 + 1000 },
+  ]);
+  assert.deepEqual(e.urlsOf('SITEMAP_URL_OUT_OF_SCOPE'), [0]);
+});

@@ -107,7 +107,7 @@ const F_STATUS_200 = 1 << 13;
 /** Found otherwise than as a redirect's target (listed, linked, the start URL, a page's reference): where a chain starts. */
 const F_ENTRY = 1 << 14;
 const F_RESULT_FLAGS = F_NOINDEX | F_CANON_OTHER | F_HTML | F_STATUS_200;
-// The result class (4 bits) and the out-of-scope listing count (8 bits, saturating) share the word.
+// The result class (4 bits) and the out-of-scope listing count (8 bits; past 255, the rest in a side map) share the word.
 const CAT_SHIFT = 16;
 const CAT_BITS = 0xf << CAT_SHIFT;
 const SCOPE_SHIFT = 20;
@@ -131,6 +131,14 @@ const SATURATED = 255;
 /** Hops walked along a redirect chain at most (a longer one is a chain; it cannot be a shorter loop). */
 const MAX_CHAIN_WALK = 64;
 
+/** Out-of-scope listings of one text by a sitemap still being read (see SitemapInfo.pendingScope). */
+interface PendingListing {
+  id: number;
+  loc: string;
+  /** Listings of it. */
+  n: number;
+}
+
 /** What the audit knows of one sitemap (or robots.txt) node. */
 interface SitemapInfo {
   idx: number;
@@ -143,8 +151,12 @@ interface SitemapInfo {
   listings: Map<number, number> | null;
   /** Its URLs having each per-URL finding (code index → count), for the tree's badges. */
   urlCodes: Int32Array | null;
-  /** Out-of-scope listings kept until the node's final URL is known (a redirect may put them in scope). */
-  pendingScope: { id: number; loc: string }[] | null;
+  /**
+   * Out-of-scope listings kept until the node's final URL is known (a redirect may put them in scope):
+   * one entry per listing text (its fragment cut off: it plays no part in scope), with how many
+   * listings it stands for, so a URL listed a million times holds one entry, not a million.
+   */
+  pendingScope: Map<string, PendingListing> | null;
   /** The node reached done/error/skipped: its final URL can no longer change. */
   final: boolean;
   /** crossSubmittedScope() as of node event number `announcedAt` (the tree may change it). */
@@ -162,7 +174,7 @@ export class AuditEngine {
   private readonly site: SiteVariants;
 
   private size = 0;
-  /** Facts (F_*), result class (CAT_BITS) and out-of-scope listings (from SCOPE_SHIFT, saturating at 255). */
+  /** Facts (F_*), result class (CAT_BITS) and out-of-scope listings (from SCOPE_SHIFT, 255 at most: see outOfScope). */
   private flags = column(Uint32Array);
   /** Sitemap idx + 1 of the first distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
   private first: Uint16Array | Int32Array = column(Uint16Array);
@@ -182,6 +194,8 @@ export class AuditEngine {
   private readonly targetKeys: string[] = [];
   private readonly notOk = (id: number): boolean => this.answersNot200(id);
   private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
+  /** Out-of-scope listings of a URL past the 255 its flags hold (a URL listed out of scope that often). */
+  private readonly scopeOverflow = new Map<number, number>();
 
   private readonly sitemaps: SitemapInfo[] = [];
   private readonly sitemapByKey = new Map<string, SitemapInfo>();
@@ -219,10 +233,22 @@ export class AuditEngine {
     this.discover(id, source, from, sitemapEntry, url, key, true);
   }
 
-  /** A known URL was found again: another sitemap listing it, another page linking it, the same sitemap again. */
-  discovered(id: number, d: { source: RequestSource; from?: string }, entry?: SitemapUrlEntry): void {
+  /**
+   * A known URL was found again: another sitemap listing it, another page linking it, the same sitemap
+   * again. `times`: so many such discoveries in a row, alike (a sitemap repeating one entry): counted
+   * as that many calls would count them, in one step.
+   */
+  discovered(id: number, d: { source: RequestSource; from?: string }, entry?: SitemapUrlEntry, times = 1): void {
     this.ensure(id);
-    this.discover(id, d.source, d.from, entry, entry?.loc);
+    if (!(Number.isInteger(times) && times >= 1)) throw new EngineError('INVALID_COUNT', `The audit got ${times} discoveries of URL ${id}; a count is an integer from 1.`);
+    this.discover(id, d.source, d.from, entry, entry?.loc, undefined, false, times);
+  }
+
+  /** Out-of-scope listings held until their sitemap's final URL is known (entries, each standing for its repeats). */
+  heldListings(): number {
+    let n = 0;
+    for (const s of this.sitemaps) n += s.pendingScope?.size ?? 0;
+    return n;
   }
 
   /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. The latest result wins. */
@@ -482,7 +508,7 @@ export class AuditEngine {
     return n;
   }
 
-  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string, fresh = false): void {
+  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string, fresh = false, times = 1): void {
     if (source !== 'redirect' && (this.flags[id]! & F_ENTRY) === 0) {
       this.flags[id] |= F_ENTRY; // no finding of its own: only the walks' starting points change
       if (this.redirects.has(id)) this.redirectVersion++;
@@ -496,7 +522,7 @@ export class AuditEngine {
     }
     if (source !== 'sitemap') return;
     const before = this.maskOf(id);
-    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh, before);
+    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh, before, times);
     this.settle(id, before);
     if (affected) for (const source of affected) this.recomputeHreflang(source);
   }
@@ -572,7 +598,11 @@ export class AuditEngine {
     return (c.chain.has(id) ? U.REDIRECT_CHAIN : 0) | (c.loop.has(id) ? U.REDIRECT_LOOP : 0);
   }
 
-  /** One sitemap listing of URL `id`; returns the ids of the hreflang sources to judge again (after settling `id`). */
+  /**
+   * `times` alike sitemap listings of URL `id` in a row (usually one); returns the ids of the hreflang
+   * sources to judge again (after settling `id`). Every check gives each of them the same verdict,
+   * so each counts `times` over; the URL's flags and its alternates are the same after one or many.
+   */
   private listing(
     id: number,
     from: string | undefined,
@@ -581,26 +611,27 @@ export class AuditEngine {
     key: string | undefined,
     fresh: boolean,
     before: number,
+    times = 1,
   ): number[] | null {
     this.flags[id] |= F_LISTED;
     const s = from === undefined ? undefined : this.sitemapOfListing(from);
-    if (s) this.member(id, s, before);
+    if (s) this.member(id, s, before, times);
     if (loc !== undefined) {
       if (s && !this.inScopeOf(s, loc)) {
-        if (this.flags[id]! >>> SCOPE_SHIFT < SATURATED) this.flags[id] += SCOPE_ONE;
-        bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', 1);
-        if (!s.final) (s.pendingScope ??= []).push({ id, loc });
+        this.setOutOfScope(id, this.outOfScope(id) + times);
+        bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', times);
+        if (!s.final) holdForRescope(s, id, loc, times);
       }
       if (this.site.isVariant(loc)) {
         this.flags[id] |= F_VARIANT;
-        if (s) bump(s, 'SITEMAP_HOST_VARIANT', 1);
+        if (s) bump(s, 'SITEMAP_HOST_VARIANT', times);
       }
     }
     if (entry?.lastmod !== undefined) {
       const v = this.lastmodVerdictOf(entryLastmodMs(entry));
       if (v !== 'ok') {
         this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
-        if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', 1);
+        if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', times);
       }
     }
     const alternates = entry?.alternates;
@@ -608,7 +639,7 @@ export class AuditEngine {
     for (let i = 0; i < alternates.length; i++) {
       if (!isValidHreflang(alternates[i]!.lang)) {
         this.flags[id] |= F_HREF_BAD_CODE;
-        if (s) bump(s, 'HREFLANG_INVALID_CODE', 1);
+        if (s) bump(s, 'HREFLANG_INVALID_CODE', times);
         break;
       }
     }
@@ -642,7 +673,7 @@ export class AuditEngine {
    * Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. A sitemap new to
    * the URL counts the URL's findings as of `before` (the settle that follows adds the change since).
    */
-  private member(id: number, s: SitemapInfo, before: number): void {
+  private member(id: number, s: SitemapInfo, before: number, times = 1): void {
     const ref = s.idx + 1;
     if (ref > 0xffff && this.first instanceof Uint16Array) {
       this.first = widened(this.first);
@@ -662,10 +693,13 @@ export class AuditEngine {
         else set.add(ref);
       }
     }
-    if (dup) {
+    if (!dup) this.countIn(s, before & PER_URL_BITS, 1);
+    // After the first of `times` listings, the sitemap lists the URL already: the rest are duplicates.
+    const again = dup ? times : times - 1;
+    if (again > 0) {
       this.flags[id] |= F_DUP;
-      bump(s, 'DUPLICATE_IN_SITEMAP', 1);
-    } else this.countIn(s, before & PER_URL_BITS, 1);
+      bump(s, 'DUPLICATE_IN_SITEMAP', again);
+    }
   }
 
   /** In the location of the sitemap as listed, or of where it finally answered from. */
@@ -709,18 +743,29 @@ export class AuditEngine {
 
   /** What is known of the sitemap changed (its node, its final URL): entries now in its scope are not out of it. */
   private rescope(s: SitemapInfo): void {
-    const keep: { id: number; loc: string }[] = [];
-    for (const p of s.pendingScope!) {
-      if (!this.inScopeOf(s, p.loc)) {
-        keep.push(p);
-        continue;
-      }
+    const held = s.pendingScope!;
+    for (const [text, p] of held) {
+      if (!this.inScopeOf(s, p.loc)) continue;
+      held.delete(text);
       const before = this.maskOf(p.id);
-      if (this.flags[p.id]! >>> SCOPE_SHIFT < SATURATED) this.flags[p.id] -= SCOPE_ONE;
-      bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', -1);
+      this.setOutOfScope(p.id, this.outOfScope(p.id) - p.n);
+      bump(s, 'SITEMAP_URL_OUT_OF_SCOPE', -p.n);
       this.settle(p.id, before);
     }
-    s.pendingScope = keep.length > 0 ? keep : null;
+    if (held.size === 0) s.pendingScope = null;
+  }
+
+  /** URL `id`'s out-of-scope listings standing: 255 in its flags at most, the rest in scopeOverflow. */
+  private outOfScope(id: number): number {
+    const c = this.flags[id]! >>> SCOPE_SHIFT;
+    return c < SATURATED ? c : SATURATED + (this.scopeOverflow.get(id) ?? 0);
+  }
+
+  private setOutOfScope(id: number, n: number): void {
+    const c = Math.min(Math.max(n, 0), SATURATED);
+    this.flags[id] = (this.flags[id]! & (SCOPE_ONE - 1)) | (c << SCOPE_SHIFT);
+    if (n > SATURATED) this.scopeOverflow.set(id, n - SATURATED);
+    else this.scopeOverflow.delete(id);
   }
 
   /** Judges the alternates of source `id` again. */
@@ -850,6 +895,24 @@ function statusClass(status: number | undefined): number {
   if (status >= 400 && status < 500) return C_4XX;
   if (status >= 500 && status < 600) return C_5XX;
   return C_OTHER;
+}
+
+/**
+ * Holds `times` out-of-scope listings of `loc` (URL `id`) until sitemap `s`'s final URL is known, on
+ * the entry of the same text when there is one. The fragment is cut off: it is no part of a URL's
+ * origin or path, all that scope looks at, and a sitemap repeating a URL with ever new fragments
+ * then holds one entry too.
+ */
+function holdForRescope(s: SitemapInfo, id: number, loc: string, times: number): void {
+  const hash = loc.indexOf('#');
+  const text = hash === -1 ? loc : loc.slice(0, hash);
+  const held = (s.pendingScope ??= new Map());
+  let key = text;
+  // One text is one URL (its uniqueKey drops the fragment too); were it ever not, the two are kept apart.
+  if (held.get(key)?.id !== undefined && held.get(key)!.id !== id) key = text + '#' + id;
+  const p = held.get(key);
+  if (p !== undefined) p.n += times;
+  else held.set(key, { id, loc: text, n: times });
 }
 
 function bump(s: SitemapInfo, code: FindingCode, by: number): void {
