@@ -267,12 +267,6 @@ class OffsetColumn {
   set(id: number, offset: number): void {
     if (offset > MAX_OFFSET) throw new Error(`UrlStore: journal offset ${offset} is past 1 TiB`);
     const v = offset + 1;
-    if (v <= 0xffff_ffff) {
-      // The usual journal, under 4 GiB: no division to split the offset.
-      this.lo[id] = v;
-      if (this.hi !== null) this.hi[id] = 0;
-      return;
-    }
     this.lo[id] = v % 0x1_0000_0000;
     const high = Math.floor(v / 0x1_0000_0000);
     if (high !== 0 && this.hi === null) this.hi = ensureCapacity(column(Uint8Array), this.lo.length);
