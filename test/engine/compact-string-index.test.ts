@@ -108,10 +108,9 @@ test('StringIndex: tells strings apart by the hash tags in its slots at every ta
   assert.equal(idx.size, n);
 });
 
-test("StringIndex: finds every string across its table's growths", () => {
-  // Each growth moves every string into a larger table (at home by its tag's bits, displaced by its
-  // hash): right after it, lookups must find each one, and a string already interned must never get
-  // a second id.
+test('StringIndex: finds every string while its table grows a few strings at a time', () => {
+  // The table before a growth stays until every id is moved: between, lookups must see both tables,
+  // and a string already interned (moved or not) must never get a second id.
   const idx = new StringIndex({ sharePrefixes: true });
   const key = (i: number): string => `https://shop.example/c${i % 13}/p-${i}${i % 7 === 0 ? '?v=1' : ''}`;
   const n = 200_000;
@@ -131,14 +130,15 @@ test("StringIndex: finds every string across its table's growths", () => {
 
 test('StringIndex: reserve grows the table many times over at once and loses nothing', () => {
   // Reserved at several sizes and moments: empty, a few strings in, with strings displaced from their
-  // home slot (moved by their hash) and at home (moved by the bits of their tag), and right after a
-  // doubling; lookups right after, and after more strings come.
+  // home slot (moved by their hash) and at home (moved by the bits of their tag), and while a growth
+  // is under way (then it takes effect once that one is done); lookups right after, during the move
+  // and after it.
   const key = (i: number): string => `https://shop.example/c${i % 11}/p-${i}${i % 5 === 0 ? '?v=1' : ''}`;
   const tableBytes = (idx: StringIndex): number => (idx as unknown as { table: Uint32Array }).table.byteLength;
   for (const [at, reserveFor] of [
     [0, 50_000],
     [700, 120_000],
-    [5_000, 1_000_000], // the table doubled from 8,192 to 16,384 slots at 4,916 strings
+    [5_000, 1_000_000], // the table is growing from 8,192 to 16,384 slots at 5,000 strings
     [3_100, 400_000],
     [30_000, 40_000], // no more than the table holds: no growth
   ] as const) {

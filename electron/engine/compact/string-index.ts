@@ -10,6 +10,11 @@ import { column, ensureCapacity } from './typed-growth.js';
 
 /** The table is rebuilt larger past this load, keeping probe chains short. */
 const MAX_LOAD = 0.6;
+/**
+ * While the table grows, each string added moves the strings of MOVE_PER_ADD more slots of the old
+ * table into the new one: the old table is done long before the adds would fill the new one to MAX_LOAD.
+ */
+const MOVE_PER_ADD = 16;
 /** reserve() sizes the table up to this many slots at most (64 MB); past it, growth is by doubling. */
 const RESERVE_MAX_SLOTS = 1 << 24;
 /** A table slot's flag: the string is in its home slot (see StringIndex.table). */
@@ -53,15 +58,25 @@ export class StringIndex {
    * the id's hash (a tag): a probe passing another string's slot is told apart by the tag, without
    * reading that string's bytes elsewhere in memory (a cache miss saved per slot passed, at a million
    * keys); bit 31 (HOME) set when the string sits in its home slot (hash & mask). id + 1 always fits:
-   * the table has more slots than strings. Growing the table splits it (see `grow`): a string at home
-   * has the low bits of its hash in its slot's index and the next ones in its tag, so its slot in a
-   * larger table is known without its bytes; only the others (a column of hashes would cost 4 MB at a
-   * million) are hashed again from the bytes.
+   * the table has more slots than strings. Growing the table splits it (see `old` and `move`): a string
+   * at home has the low bits of its hash in its slot's index and the next one in its tag, so its slot
+   * in a table twice as large is known without its bytes; only the others (a column of hashes would
+   * cost 4 MB at a million) are hashed again from the bytes.
    */
   private table = new Uint32Array(1024);
   private mask = 1023;
   private idBits = 10;
   private count = 0;
+  /**
+   * While the table grows: the table before, read-only, which holds every string added before it
+   * grew; the strings of its slots below `moved` are in the new table too. Growing all at once would
+   * stop the thread for a pause that doubles with the crawl; meanwhile a lookup probes both tables.
+   */
+  private old: Uint32Array | null = null;
+  private oldMask = 0;
+  private moved = 0;
+  /** Strings a reserve() made while the table was growing asked room for (0: none). */
+  private reserved = 0;
   /**
    * Keys prepare() worked out, in the order they are expected: each one's prefix id and hash, and the
    * next to be taken (`prepAt`). Whatever their slots' loads left in the CPU's caches, a string
@@ -141,6 +156,13 @@ export class StringIndex {
       }
       slot = (slot + 1) & this.mask;
     }
+    if (this.old !== null) {
+      const found = this.findOld(h, ref);
+      if (found >= 0) {
+        this.added = false;
+        return found;
+      }
+    }
     const id = this.count;
     if (id + 1 > this.offsets.length) {
       this.offsets = ensureCapacity(this.offsets, id + 1);
@@ -159,7 +181,8 @@ export class StringIndex {
     this.table[slot] = this.entry(id, h, slot === (h & this.mask));
     this.count = id + 1;
     this.added = true;
-    if (this.count > this.table.length * MAX_LOAD) this.grow();
+    if (this.old !== null) this.move(MOVE_PER_ADD);
+    else if (this.count > this.table.length * MAX_LOAD) this.grow();
     return id;
   }
 
@@ -172,7 +195,7 @@ export class StringIndex {
     let slot = h & this.mask;
     for (;;) {
       const v = this.table[slot]!;
-      if (v === 0) return -1;
+      if (v === 0) return this.old === null ? -1 : this.findOld(h, ref);
       if (((v ^ h) & TAG_BITS) >>> bits === 0 && this.matches((v & this.mask) - 1, ref)) return (v & this.mask) - 1;
       slot = (slot + 1) & this.mask;
     }
@@ -191,7 +214,8 @@ export class StringIndex {
       this.offsets.byteLength +
       this.lengths.byteLength +
       this.prefixRefs.byteLength +
-      this.table.byteLength
+      this.table.byteLength +
+      (this.old?.byteLength ?? 0)
     );
   }
 
@@ -279,35 +303,63 @@ export class StringIndex {
     return ref;
   }
 
+  /** The id of the staged string (hash `h`, prefix `ref`) in the table before, or -1 (only while growing). */
+  private findOld(h: number, ref: number): number {
+    const old = this.old!;
+    const mask = this.oldMask;
+    const bits = 31 - Math.clz32(old.length);
+    let slot = h & mask;
+    for (;;) {
+      const v = old[slot]!;
+      if (v === 0) return -1;
+      if (((v ^ h) & TAG_BITS) >>> bits === 0 && this.matches((v & mask) - 1, ref)) return (v & mask) - 1;
+      slot = (slot + 1) & mask;
+    }
+  }
+
   /**
    * Makes the table ready for `n` strings in all: grows it at once to the size that holds them,
-   * instead of doubling toward it as strings come, each doubling moving every string again: a crawl
-   * that knows how many URLs its sitemaps are likely to list calls this (see
-   * RequestQueueWithSitemap.reserve). Does nothing when the table already holds `n`; sizes the table
-   * up to RESERVE_MAX_SLOTS at most.
+   * instead of doubling toward it as strings come, each doubling moving every string again (and
+   * probing two tables while it lasts): a crawl that knows how many URLs its sitemaps are likely to
+   * list calls this (see RequestQueueWithSitemap.reserve). While a growth is under way, it takes
+   * effect once that one is done. Does nothing when the table already holds `n`; sizes the table up
+   * to RESERVE_MAX_SLOTS at most.
    */
   reserve(n: number): void {
+    if (this.old !== null) {
+      this.reserved = Math.max(this.reserved, n);
+      return;
+    }
     let length = this.table.length;
     while (n > length * MAX_LOAD && length < RESERVE_MAX_SLOTS) length *= 2;
     if (length > this.table.length) this.grow(length);
   }
 
-  /**
-   * Rebuilds the table larger (twice as large unless reserved), moving every string at once, in slot
-   * order: a string at home goes to the slot of the same index plus the next bits of its hash (from its
-   * tag), so the writes go along a few runs of the new table and its bytes are not read; any other
-   * string is hashed again. All at once, so the thread stops for a time that doubles with each growth
-   * (docs/performance.md has the figures); reserve() has a sitemap crawl grow while the table is small.
-   */
+  /** Starts growing: a larger table (twice as large unless reserved), filled from the old one by `move`. */
   private grow(length = this.table.length * 2): void {
-    const old = this.table;
-    const oldMask = this.mask;
-    const table = new Uint32Array(length);
-    const mask = length - 1;
-    this.table = table;
-    this.mask = mask;
-    this.idBits = 31 - Math.clz32(length);
-    for (let s = 0; s < old.length; s++) {
+    this.old = this.table;
+    this.oldMask = this.mask;
+    this.table = new Uint32Array(length);
+    this.mask = this.table.length - 1;
+    this.idBits = 31 - Math.clz32(this.table.length);
+    this.moved = 0;
+    this.move(MOVE_PER_ADD);
+  }
+
+  /**
+   * Moves the strings of up to `n` more slots of the old table into the new one, in slot order: a
+   * string at home goes to the slot of the same index plus the next bits of its hash (from its tag)
+   * in the new table (twice as large: its own index or the one above), so the writes go along a few
+   * runs of the new table rather than all over it, and its bytes are not read; any other string is
+   * hashed again.
+   */
+  private move(n: number): void {
+    const old = this.old!;
+    const end = Math.min(old.length, this.moved + n);
+    const table = this.table;
+    const mask = this.mask;
+    const oldMask = this.oldMask;
+    for (let s = this.moved; s < end; s++) {
       const v = old[s]!;
       if (v === 0) continue;
       const id = (v & oldMask) - 1;
@@ -317,6 +369,15 @@ export class StringIndex {
       let slot = home;
       while (table[slot] !== 0) slot = (slot + 1) & mask;
       table[slot] = this.entry(id, h, slot === home);
+    }
+    this.moved = end;
+    if (end === old.length) {
+      this.old = null;
+      if (this.reserved > 0) {
+        const n = this.reserved;
+        this.reserved = 0;
+        this.reserve(n);
+      }
     }
   }
 
