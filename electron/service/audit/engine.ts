@@ -17,7 +17,7 @@ import { parseRobotsDirectives } from '../../engine/links/links.js';
 import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/frontier/url.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
-import { FUTURE_SLACK_MS, lastmodVerdictAt, SiteVariants, type LastmodVerdict } from './entry-checks.js';
+import { lastmodVerdictAt, SiteVariants } from './entry-checks.js';
 import { entryLastmodMs } from '../../engine/sitemap/read/entry-facts.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { isValidHreflang } from './hreflang-codes.js';
@@ -74,8 +74,6 @@ class OwnUrlKeys implements UrlKeys {
 
 // ---------------------------------------------------------------- per-URL encoding
 
-/** Lastmod verdicts given at most between two readings of the clock (see lastmodVerdictOf). */
-const NOW_READS = 4096;
 
 /** Bit of each URL finding in a URL's mask. */
 const U = Object.fromEntries(URL_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<UrlFindingCode, number>;
@@ -168,9 +166,6 @@ export class AuditEngine {
   private readonly pages: boolean;
   private readonly links: boolean;
   private readonly now: () => number;
-  /** The clock as last read for a lastmod verdict, and verdicts given since (see lastmodVerdictOf). */
-  private nowFloor = -Infinity;
-  private sinceNow = 0;
   private readonly site: SiteVariants;
 
   private size = 0;
@@ -628,7 +623,7 @@ export class AuditEngine {
       }
     }
     if (entry?.lastmod !== undefined) {
-      const v = this.lastmodVerdictOf(entryLastmodMs(entry));
+      const v = lastmodVerdictAt(entryLastmodMs(entry), this.now());
       if (v !== 'ok') {
         this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
         if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', times);
@@ -653,20 +648,6 @@ export class AuditEngine {
     const own = key ?? this.keys.keyOf(id);
     if (own === undefined) return null;
     return this.hreflang.addAlternates(own, id, targetKeys, fresh);
-  }
-
-  /**
-   * lastmodVerdictAt of a lastmod's instant, the clock read only when it may matter: a lastmod no
-   * later than the clock's last reading plus the slack is not in the future at any later reading,
-   * so the usual past date needs none (reading the clock per listing cost ~45 ns, a million times
-   * at a million URLs). A clock set back is read again within NOW_READS verdicts.
-   */
-  private lastmodVerdictOf(ms: number): LastmodVerdict {
-    if (ms <= this.nowFloor + FUTURE_SLACK_MS && ++this.sinceNow < NOW_READS) return 'ok';
-    const now = this.now();
-    this.nowFloor = now;
-    this.sinceNow = 0;
-    return lastmodVerdictAt(ms, now);
   }
 
   /**

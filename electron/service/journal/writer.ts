@@ -215,12 +215,6 @@ export class JournalWriter {
 
 /** Writes `n` and a comma at `p` (as String(n) would spell it); returns the position after them. */
 function writeInt(buf: Buffer, p: number, n: number): number {
-  if (n >= 0 && n <= 9 && (n | 0) === n) {
-    // A record's kind, source and depth: one digit, most of the numbers written.
-    buf[p] = 0x30 + n;
-    buf[p + 1] = 0x2c; // ,
-    return p + 2;
-  }
   if ((n | 0) !== n) {
     p += buf.write(String(n), p, 'latin1'); // past 32 bits, or not an integer: rare
   } else {
