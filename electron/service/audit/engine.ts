@@ -185,8 +185,6 @@ export class AuditEngine {
   private redirectVersion = 0;
   private chainCache: { version: number; chain: Set<number>; loop: Set<number> } | null = null;
   private readonly hreflang: HreflangGraph;
-  /** The listing being read: its alternates' keys (see listing). */
-  private readonly targetKeys: string[] = [];
   private readonly notOk = (id: number): boolean => this.answersNot200(id);
   private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
   /** Out-of-scope listings of a URL past the 255 its flags hold (a URL listed out of scope that often). */
@@ -638,9 +636,7 @@ export class AuditEngine {
         break;
       }
     }
-    // A scratch array, filled afresh for each listing (the graph reads it during the call only).
-    const targetKeys = this.targetKeys;
-    targetKeys.length = 0;
+    const targetKeys: string[] = [];
     for (const a of alternates) {
       const k = tryUniqueKey(a.href);
       if (k !== null) targetKeys.push(k);
