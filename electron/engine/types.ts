@@ -217,9 +217,21 @@ export interface PageLink {
   tag: 'a' | 'area' | 'link' | 'iframe' | 'frame';
   rel?: string;
   nofollow: boolean;
+  /**
+   * `<a>`/`<area>` only (absent for the other tags): the link's text, whitespace collapsed, text of
+   * nested elements included (not of script, style or svg); when it has none, the alt of the first
+   * image inside it with one, then its aria-label (an `<area>`: its alt, then aria-label). '' when
+   * the link has none of these. Cut at MAX_ANCHOR_CHARS (256). A URL linked more than once keeps
+   * the first non-empty one.
+   */
+  anchor?: string;
 }
 
-/** What link extraction reads from an HTML page. */
+/**
+ * What link extraction reads from an HTML page. Text fields are entity-decoded, their whitespace
+ * collapsed to single spaces and trimmed. No word, H1 or meta description inside script, style,
+ * template, noscript, iframe, noembed or noframes counts (a browser with scripts on shows none).
+ */
 export interface PageInfo {
   links: PageLink[];
   title?: string;
@@ -227,6 +239,33 @@ export interface PageInfo {
   metaRobots?: string;
   hreflang: HreflangAlternate[];
   baseHref?: string;
+  /**
+   * The content of the first `<meta name="description">` (name in any case), cut at
+   * MAX_FIELD_CHARS (1,024); '' when that tag's content is empty or missing; absent when the page
+   * has none.
+   */
+  metaDescription?: string;
+  /** How many `<meta name="description">` the page has (0: none; 2 or more: repeated). */
+  metaDescriptionCount: number;
+  /**
+   * The first `<h1>`'s text, nested elements' text included (an image's alt is not), cut at
+   * MAX_FIELD_CHARS; '' when it has no text; absent when the page has no H1. An H1 ends at the next
+   * heading tag, as in browsers. An `<h1>` written inside `<svg>` counts: a browser's parser ends the
+   * SVG there and makes it an HTML heading.
+   */
+  h1?: string;
+  /** How many `<h1>` elements the page has. */
+  h1Count: number;
+  /**
+   * `<html lang>`, trimmed ('' when empty); absent when no `<html>` has one. A second `<html>` tag
+   * only supplies it when the first had none, as in browsers.
+   */
+  lang?: string;
+  /**
+   * Words of the visible text: text outside `<head>`, nav, svg and the elements above, counted by
+   * countWords (links.ts). Inline tags (`b`, `span`, `a`, …) do not split a word; other tags do.
+   */
+  wordCount: number;
 }
 
 // ---------------------------------------------------------------- crawler
@@ -254,7 +293,10 @@ export type CrawlerRunState = 'idle' | 'running' | 'pausing' | 'paused' | 'stopp
 
 /** JSON-serialisable progress of the parts of a crawl that are not in the journals. */
 export interface CrawlerCheckpoint {
-  /** The SitemapRequestList's persisted state (see SitemapRequestList.getState). */
+  /**
+   * Where the SitemapRequestList is (SitemapRequestList.checkpointState; an older checkpoint holds its
+   * whole getState()). A resume hands the tree as of the checkpoint back from the journal.
+   */
   sitemapList: unknown;
   /** robots.txt bodies already fetched, per origin, so a resume does not need them again. */
   robots: Record<string, { status?: number; body?: string; outcome: 'parsed' | 'allow-all' | 'disallow-all' }>;
