@@ -21,10 +21,14 @@
  *   replayed and the ResumeLedger absorbs them, so nothing is counted twice. A sitemap that a page
  *   turned out to be after the checkpoint is handed back to the list (reconcileCheckpoint).
  * A resume therefore ends with the same URLs, rows and counts as a crawl never interrupted.
+ *
+ * A sitemap listing one URL again and again, alike, with nothing journalled between (a hostile file
+ * repeating an entry millions of times) costs its first DUP line and one DUPS record for the rest of
+ * the batch (see Repeats); the counters, the ledger and the audit still count every listing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, SitemapNode, UrlResult } from '../../shared/model.js';
+import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
 import type { CrawlerOptions } from '../engine/crawler/crawler.js';
 import type { SitemapRequestListState } from '../engine/sitemap/request-list.js';
 import { entryLastmodMs } from '../engine/sitemap/read/entry-facts.js';
@@ -35,7 +39,7 @@ import { rebuildAudit } from './audit/rebuild.js';
 import { CrawlData } from './data/crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog/catalog.js';
-import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup } from './journal/format.js';
+import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup, encodeDups } from './journal/format.js';
 import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal/reader.js';
 import { describeLoss, isDamaged, type SalvageStats } from './journal/salvage.js';
 import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal/writer.js';
@@ -75,6 +79,21 @@ export interface RuntimeOptions {
 /** How a batch is cut: inside a microtask (never with a checkpoint), at a macrotask boundary, or last. */
 type FlushMode = 'micro' | 'macro' | 'final';
 
+/**
+ * A sitemap listing just journalled, and how many alike ones followed it with nothing else between
+ * (a sitemap repeating one entry): those are journalled as one DUPS record, not a DUP line each.
+ */
+interface Repeats {
+  /** The DUP line of the listing: URL id, source, sitemap and the entry's fields. Alike = the same line. */
+  line: string;
+  id: number;
+  source: RequestSource;
+  from: number;
+  entry: SitemapUrlEntry | undefined;
+  /** Listings alike since, not journalled yet. */
+  n: number;
+}
+
 /** A checkpoint up to this size is also written whenever a sitemap ends (bigger trees: by cadence only). */
 const SMALL_CHECKPOINT = 256 * 1024;
 /** Pending journal bytes past which a batch is written at the next setImmediate. */
@@ -107,6 +126,8 @@ export class CrawlRuntime {
   private readonly pendingNodes = new Map<string, SitemapNode>();
   private lastFrom: string | undefined;
   private lastFromRef = NO_FROM;
+  /** The latest sitemap listing journalled, while nothing else has been since: repeats of it are counted. */
+  private repeats: Repeats | null = null;
   private closed = false;
 
   // the audit of a reopened crawl, rebuilt after it is ready
@@ -224,7 +245,7 @@ export class CrawlRuntime {
       });
   }
 
-  /** The lines the writer holds but has not written, parsed, in order. */
+  /** The lines the writer holds but has not written, parsed, in order; then the repeats counted but not journalled yet. */
   private *writerPendingRecords(): Generator<unknown[]> {
     const w = this.writer;
     if (!w) return;
@@ -234,6 +255,8 @@ export class CrawlRuntime {
       off += Buffer.byteLength(line);
       yield JSON.parse(line) as unknown[];
     }
+    const r = this.repeats;
+    if (r && r.n > 0) yield JSON.parse(repeatsLine(r)) as unknown[];
   }
 
   // ---------------------------------------------------------------- running
@@ -403,6 +426,7 @@ export class CrawlRuntime {
     }
     const w = this.writer;
     if (!w || this.writeError) return false;
+    this.endRepeats();
     for (const n of this.pendingNodes.values()) w.append('[3,' + JSON.stringify(n) + ']\n');
     this.pendingNodes.clear();
 
@@ -489,9 +513,23 @@ export class CrawlRuntime {
     let ref = froms.find(text);
     if (ref < 0) {
       ref = froms.add(text);
-      this.writer!.append('[5,' + ref + ',' + JSON.stringify(text) + ']\n');
+      this.append('[5,' + ref + ',' + JSON.stringify(text) + ']\n');
     }
     return ref;
+  }
+
+  /** Queues a journal line, after the repeats it ends; returns its offset. */
+  private append(line: string): number {
+    this.endRepeats();
+    return this.writer!.append(line);
+  }
+
+  /** Journals the repeats counted since the latest sitemap listing (if any), and stops counting them. */
+  private endRepeats(): void {
+    const r = this.repeats;
+    if (r === null) return;
+    this.repeats = null;
+    if (r.n > 0) this.writer!.append(repeatsLine(r));
   }
 
   /** The FROM entries that name one of these sitemap nodes (its URL as listed, its final URL, or its uniqueKey). */
@@ -543,6 +581,7 @@ export class CrawlRuntime {
     onAdmitted: (req: Request, state: 'queued' | 'listed') => {
       const w = this.writer!;
       if (this.data.ledger.expects(req.source)) this.giveUpLedger(`${req.url} is new`);
+      this.endRepeats();
       const listed = state === 'listed';
       let from: number;
       let ref = -1;
@@ -555,7 +594,7 @@ export class CrawlRuntime {
       const off =
         json !== undefined && admitFits(req.url, req.uniqueKey, req.label, req.userData, json)
           ? w.appendRecord(REC_ADMIT, req.id, admitSource(req.source, listed), req.depth, from, json)
-          : w.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
+          : this.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
       this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
       if (this.data.auditLive) this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');
@@ -574,9 +613,19 @@ export class CrawlRuntime {
         if (m === 'mismatch') this.giveUpLedger(`${init.url} came out of order`);
       }
       const entry = d.source === 'sitemap' ? init.sitemapEntry : undefined;
-      const off = this.writer!.append(encodeDup(id, d.source, from, entry));
+      const line = encodeDup(id, d.source, from, entry);
+      const repeats = this.repeats;
+      if (repeats !== null && repeats.line === line) {
+        // The same listing again, nothing between: counted, journalled with the others as one record.
+        repeats.n++;
+      } else {
+        const off = this.append(line);
+        if (ref >= 0) {
+          this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
+          this.repeats = { line, id, source: d.source, from, entry, n: 0 };
+        }
+      }
       this.data.store.duplicate();
-      if (ref >= 0) this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
       if (this.data.auditLive) this.data.audit.discovered(id, d, entry);
       this.noted(d.source === 'sitemap' || d.source === 'start');
     },
@@ -587,7 +636,7 @@ export class CrawlRuntime {
 
     onResult: (req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult) => {
       const code = state === 'done' ? 1 : state === 'error' ? 2 : 3;
-      const off = this.writer!.append('[2,' + req.id + ',' + code + ',' + JSON.stringify(result) + ']\n');
+      const off = this.append('[2,' + req.id + ',' + code + ',' + JSON.stringify(result) + ']\n');
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
       if (this.data.auditLive) this.data.audit.result(req.id, state, result);
       this.noted(false);
@@ -610,12 +659,17 @@ export class CrawlRuntime {
     },
 
     onLog: (entry: CrawlLogEntry) => {
-      const off = this.writer!.append('[4,' + JSON.stringify(entry) + ']\n');
+      const off = this.append('[4,' + JSON.stringify(entry) + ']\n');
       this.data.logged(off);
       if (this.newLogs.length < MAX_NEW_LOGS) this.newLogs.push(entry);
       this.noted(false);
     },
   };
+}
+
+/** The record for a run's repeats: a DUP line for one, a DUPS line for more. */
+function repeatsLine(r: Repeats): string {
+  return r.n === 1 ? r.line : encodeDups(r.id, r.source, r.from, r.n, r.entry);
 }
 
 /**

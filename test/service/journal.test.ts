@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { JournalWriter } from '../../electron/service/journal/writer.js';
 import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal/reader.js';
-import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup } from '../../electron/service/journal/format.js';
+import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup, encodeDups, repeatsOf } from '../../electron/service/journal/format.js';
 import { jsonString } from '../../electron/engine/sitemap/read/json-text.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
 import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
@@ -49,6 +49,14 @@ test('ADMIT and DUP records round-trip a sitemap entry, priority 0.0 included', 
   const dup = JSON.parse(encodeDup(3, 'sitemap', -4, { loc: 'x', lastmod: '2024-02-02' })) as unknown[];
   assert.deepEqual(decodeEntry(dup, DUP_TAIL, 'x'), { loc: 'x', lastmod: '2024-02-02' });
   assert.equal(encodeDup(3, 'link', 5, undefined), '[1,3,3,5]\n');
+
+  // n alike listings in a row: one DUPS line with the count after `from`, the entry's fields after it.
+  const dups = JSON.parse(encodeDups(3, 'sitemap', -4, 250, { loc: 'x', lastmod: '2024-02-02', priority: 0.5 })) as unknown[];
+  assert.deepEqual(dups.slice(0, 5), [8, 3, 2, -4, 250]);
+  assert.deepEqual(decodeEntry(dups, DUPS_TAIL, 'x'), { loc: 'x', lastmod: '2024-02-02', priority: 0.5 });
+  assert.equal(repeatsOf(dups), 250);
+  assert.equal(repeatsOf(dup), 1);
+  assert.equal(encodeDups(3, 'sitemap', -4, 2, undefined), '[8,3,2,-4,2]\n');
 });
 
 test('a uniqueKey that differs from the URL, a label and userData are kept', () => {

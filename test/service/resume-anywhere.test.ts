@@ -27,7 +27,7 @@ import path from 'node:path';
 import { MAX_PAGE, type CrawlSettings, type SitemapNode } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { JOURNAL_FILE } from '../../electron/service/catalog/catalog.js';
-import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_END, REC_NODE, sourceOf } from '../../electron/service/journal/format.js';
+import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_NODE, sourceOf } from '../../electron/service/journal/format.js';
 import type { SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
 import { startRealSite, type RealSite } from '../fixtures/real-site/site.js';
 import { FEED_PATH } from '../fixtures/real-site/spec.js';
@@ -177,7 +177,8 @@ function killPoints(journal: Buffer, feedUrl: string): KillPoint[] {
         if (sourceOf(r[2] as number) === 'sitemap' && (r[4] as number) <= -2) reread++;
         break;
       case REC_DUP:
-        if (sourceOf(r[2] as number) === 'sitemap' && (r[3] as number) <= -2) reread++;
+      case REC_DUPS:
+        if (sourceOf(r[2] as number) === 'sitemap' && (r[3] as number) <= -2) reread += r[0] === REC_DUPS ? (r[4] as number) : 1;
         break;
       case REC_NODE:
         if ((r[1] as SitemapNode).url === feedUrl) feedNode = true;

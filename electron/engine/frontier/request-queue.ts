@@ -185,11 +185,14 @@ export class MemoryRequestQueue implements RequestQueue {
     this.store(id, req.url, req.uniqueKey, source, req.depth, req.discoveredFrom, req.label, req.userData, handled);
   }
 
-  /** Re-records a journalled later discovery of request `id` (counted as a duplicate; no hook). */
-  restoreDiscovery(id: number, d: Discovery): void {
+  /**
+   * Re-records a journalled later discovery of request `id` (counted as a duplicate; no hook); `times`
+   * alike ones in a row are recorded as the first of them, as admit() records them, and all counted.
+   */
+  restoreDiscovery(id: number, d: Discovery, times = 1): void {
     this.checkId(id);
     this.addDiscovery(id, sourceCode(d.source), this.fromRef(d.from));
-    this.nDuplicates++;
+    this.nDuplicates += times;
   }
 
   fetchNextRequest(): Request | null {

@@ -14,16 +14,19 @@ import { FromTable } from './from-table.js';
 import {
   ADMIT_TAIL,
   DUP_TAIL,
+  DUPS_TAIL,
   NO_FROM,
   decodeEntry,
   REC_ADMIT,
   REC_CHECKPOINT,
   REC_DUP,
+  REC_DUPS,
   REC_FROM,
   REC_LOG,
   REC_NODE,
   REC_RESULT,
   admittedListed,
+  repeatsOf,
   sourceOf,
   type AdmitExtra,
 } from '../journal/format.js';
@@ -101,15 +104,18 @@ export class CrawlData {
         this.audit.admitted(id, url, source, entry, this.fromText(r[4] as number), extra?.k ?? url);
         return;
       }
-      case REC_DUP: {
+      case REC_DUP:
+      case REC_DUPS: {
         const id = r[1] as number;
         if (!(id >= 0 && id < this.store.count)) return;
         const source = sourceOf(r[2] as number);
         const from = r[3] as number;
+        const n = repeatsOf(r);
         if (source === 'sitemap' && from <= -2) {
           // A DUP does not repeat the URL: the listing's loc is read as the admitted URL (same uniqueKey).
-          this.audit.discovered(id, { source, from: this.froms.text(-2 - from) }, decodeEntry(r, DUP_TAIL, this.queue.get(id)!.url));
-        } else this.audit.discovered(id, { source, from: this.fromText(from) });
+          const entry = decodeEntry(r, r[0] === REC_DUPS ? DUPS_TAIL : DUP_TAIL, this.queue.get(id)!.url);
+          this.audit.discovered(id, { source, from: this.froms.text(-2 - from) }, entry, n);
+        } else this.audit.discovered(id, { source, from: this.fromText(from) }, undefined, n);
         return;
       }
       case REC_RESULT: {
@@ -132,6 +138,7 @@ export class CrawlData {
       case REC_ADMIT:
         return this.replayAdmit(r, offset);
       case REC_DUP:
+      case REC_DUPS:
         return this.replayDup(r, offset);
       case REC_RESULT: {
         const id = r[1] as number;
@@ -168,12 +175,12 @@ export class CrawlData {
     this.ledger.drain(this.restoreSitemapDup, this.restoreStartDup);
   }
 
-  private readonly restoreSitemapDup = (id: number, ref: number, dup: boolean): void => {
-    if (dup) this.queue.restoreDiscovery(id, { source: 'sitemap', from: this.froms.text(ref) });
+  private readonly restoreSitemapDup = (id: number, ref: number, dup: boolean, n: number): void => {
+    if (dup) this.queue.restoreDiscovery(id, { source: 'sitemap', from: this.froms.text(ref) }, n);
   };
 
-  private readonly restoreStartDup = (id: number, _ref: number, dup: boolean): void => {
-    if (dup) this.queue.restoreDiscovery(id, { source: 'start' });
+  private readonly restoreStartDup = (id: number, _ref: number, dup: boolean, n: number): void => {
+    if (dup) this.queue.restoreDiscovery(id, { source: 'start' }, n);
   };
 
   private replayAdmit(r: unknown[], offset: number): void {
@@ -203,25 +210,27 @@ export class CrawlData {
     else if (source === 'start') this.ledger.pushStart(id, false);
   }
 
+  /** A DUP record, or a DUPS record: `n` DUPs alike in a row. */
   private replayDup(r: unknown[], offset: number): void {
     const id = r[1] as number;
     if (!(id >= 0 && id < this.store.count)) return;
     const source = sourceOf(r[2] as number);
     const from = r[3] as number;
-    this.store.duplicate();
+    const n = repeatsOf(r);
+    this.store.duplicate(n);
     if (source === 'sitemap' && from <= -2) {
       const ref = -2 - from;
-      const lastmod = r[DUP_TAIL];
+      const lastmod = r[r[0] === REC_DUPS ? DUPS_TAIL : DUP_TAIL];
       this.store.listing(id, ref, offset, typeof lastmod === 'string' ? lastmod : undefined);
       // Held back from the queue until a checkpoint covers it: the resumed list may report it again.
-      this.ledger.pushSitemap(id, ref, true);
+      this.ledger.pushSitemap(id, ref, true, n);
       return;
     }
     if (source === 'start') {
-      this.ledger.pushStart(id, true);
+      this.ledger.pushStart(id, true, n);
       return;
     }
-    this.queue.restoreDiscovery(id, { source, from: this.fromText(from) });
+    this.queue.restoreDiscovery(id, { source, from: this.fromText(from) }, n);
   }
 
   // ---------------------------------------------------------------- live

@@ -15,7 +15,7 @@ import type {
 import { tryUniqueKey } from '../../engine/frontier/url.js';
 import type { CrawlData } from './crawl-data.js';
 import type { ExportRecord } from './csv.js';
-import { ADMIT_TAIL, DUP_TAIL, REC_ADMIT, REC_LOG, REC_RESULT, decodeEntry } from '../journal/format.js';
+import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, REC_DUPS, REC_LOG, REC_RESULT, decodeEntry } from '../journal/format.js';
 import type { RecordReader } from '../journal/reader.js';
 import { STATE_NAMES } from './url-store.js';
 
@@ -86,7 +86,7 @@ export class Rows {
     const rec = this.reader.read(off);
     if (!rec) return undefined;
     const url = rec[0] === REC_ADMIT ? (rec[5] as string) : this.data.queue.get(id)!.url;
-    return decodeEntry(rec, rec[0] === REC_ADMIT ? ADMIT_TAIL : DUP_TAIL, url);
+    return decodeEntry(rec, rec[0] === REC_ADMIT ? ADMIT_TAIL : rec[0] === REC_DUPS ? DUPS_TAIL : DUP_TAIL, url);
   }
 
   /** The URL's latest result. */

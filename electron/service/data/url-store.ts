@@ -126,9 +126,9 @@ export class UrlStore {
     this.version++;
   }
 
-  /** Counts a discovery of a known URL. */
-  duplicate(): void {
-    this.c.duplicates++;
+  /** Counts a discovery of a known URL (`n` of them). */
+  duplicate(n = 1): void {
+    this.c.duplicates += n;
   }
 
   /** Records a URL's result (latest wins). */

@@ -20,6 +20,11 @@
  *                                 is no uniqueKey); written before its first use
  *   [6,checkpoint]                CHECKPOINT: the crawler's checkpoint as of this point; ends a batch
  *   [7]                           END: ends a batch
+ *   [8,id,s,from,n,lastmod,changefreq,priority,extra]
+ *                                 DUPS: n ≥ 2 listings in a row of a known URL by one sitemap, each
+ *                                 with this entry: n DUPs in one (a sitemap repeating an entry a
+ *                                 million times costs a line, not a million). Journals written before
+ *                                 it have only DUP lines, read as ever.
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
@@ -37,6 +42,7 @@ export const REC_LOG = 4;
 export const REC_FROM = 5;
 export const REC_CHECKPOINT = 6;
 export const REC_END = 7;
+export const REC_DUPS = 8;
 
 export const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const LISTED_FLAG = 4;
@@ -151,9 +157,10 @@ export function decodeAdmit(r: unknown[]): AdmitRecord {
   return rec;
 }
 
-/** Index of lastmod in an ADMIT record and in a DUP record. */
+/** Index of lastmod in an ADMIT record, a DUP record and a DUPS record. */
 export const ADMIT_TAIL = 6;
 export const DUP_TAIL = 4;
+export const DUPS_TAIL = 5;
 
 /** Encodes a DUP line; a sitemap listing carries its entry (its lastmod may differ from the first one's). */
 export function encodeDup(id: number, source: RequestSource, from: number, entry: SitemapUrlEntry | undefined): string {
@@ -161,4 +168,17 @@ export function encodeDup(id: number, source: RequestSource, from: number, entry
   let line = '[1,' + id + ',' + (code < 4 ? code : admitSource(source, false)) + ',' + from;
   if (entry) line += encodeTail(entry, entryExtra(entry));
   return line + ']\n';
+}
+
+/** Encodes a DUPS line: `n` (≥ 2) listings in a row of URL `id` by one sitemap, each with `entry`. */
+export function encodeDups(id: number, source: RequestSource, from: number, n: number, entry: SitemapUrlEntry | undefined): string {
+  const code = SOURCES.indexOf(source);
+  let line = '[8,' + id + ',' + (code < 4 ? code : admitSource(source, false)) + ',' + from + ',' + n;
+  if (entry) line += encodeTail(entry, entryExtra(entry));
+  return line + ']\n';
+}
+
+/** How many listings a DUP (1) or DUPS record stands for. */
+export function repeatsOf(r: unknown[]): number {
+  return r[0] === REC_DUPS ? (r[4] as number) : 1;
 }

@@ -15,31 +15,51 @@
 import type { RequestSource } from '../../../shared/model.js';
 import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
 
-/** Visits one ledger entry: request id, FROM-table entry (-1 for a start URL), and whether it is a DUP. */
-export type LedgerVisit = (id: number, ref: number, dup: boolean) => void;
+/**
+ * Visits ledger entries: request id, FROM-table entry (-1 for a start URL), whether they are DUPs,
+ * and how many discoveries alike in a row (a DUPS record's count, or one).
+ */
+export type LedgerVisit = (id: number, ref: number, dup: boolean, n: number) => void;
 
-/** A FIFO of (id, ref, dup) in typed arrays: a replay may hold hundreds of thousands of them. */
+/**
+ * A FIFO of discoveries (id, ref, dup), runs of alike ones as one entry with a count, in typed
+ * arrays: a replay may hold hundreds of thousands of them, and a sitemap repeating one URL a million
+ * times is one entry. Its length counts discoveries, not entries.
+ */
 class EntryQueue {
   private ids = column(Int32Array);
   /** ref * 2 + (dup ? 1 : 0), ref + 1 so that -1 fits. */
   private packed = column(Int32Array);
+  /** Discoveries each entry stands for (≥ 1). */
+  private counts = column(Int32Array);
   private head = 0;
   private tail = 0;
+  private total = 0;
 
   get length(): number {
-    return this.tail - this.head;
+    return this.total;
   }
 
-  push(id: number, ref: number, dup: boolean): void {
+  push(id: number, ref: number, dup: boolean, n = 1): void {
+    const packed = (ref + 1) * 2 + (dup ? 1 : 0);
+    const last = this.tail - 1;
+    this.total += n;
+    // Alike to the last entry: one run (the resumed list reports them one after another all the same).
+    if (last >= this.head && this.ids[last] === id && this.packed[last] === packed && this.counts[last]! + n <= 0x7fff_ffff) {
+      this.counts[last] += n;
+      return;
+    }
     if (this.tail === this.ids.length) {
       if (this.head > 0) this.compact();
       if (this.tail === this.ids.length) {
         this.ids = ensureCapacity(this.ids, this.tail + 1);
         this.packed = ensureCapacity(this.packed, this.tail + 1);
+        this.counts = ensureCapacity(this.counts, this.tail + 1);
       }
     }
     this.ids[this.tail] = id;
-    this.packed[this.tail] = (ref + 1) * 2 + (dup ? 1 : 0);
+    this.packed[this.tail] = packed;
+    this.counts[this.tail] = n;
     this.tail++;
   }
 
@@ -51,23 +71,36 @@ class EntryQueue {
     return (this.packed[this.head]! >> 1) - 1;
   }
 
-  /** Removes `n` entries from the front, visiting them. */
+  /** Removes `n` discoveries from the front (the last run they reach possibly in part), visiting them. */
   shift(n: number, visit?: LedgerVisit): void {
-    const end = Math.min(this.tail, this.head + n);
-    if (visit) for (let i = this.head; i < end; i++) visit(this.ids[i]!, (this.packed[i]! >> 1) - 1, (this.packed[i]! & 1) === 1);
-    this.head = end;
+    let left = Math.min(n, this.total);
+    while (left > 0) {
+      const i = this.head;
+      const c = this.counts[i]!;
+      const take = Math.min(c, left);
+      visit?.(this.ids[i]!, (this.packed[i]! >> 1) - 1, (this.packed[i]! & 1) === 1, take);
+      left -= take;
+      this.total -= take;
+      if (take === c) this.head++;
+      else this.counts[i] = c - take;
+    }
     if (this.head === this.tail) this.head = this.tail = 0;
   }
 
-  /** Removes the first entry with this id (small queues only: start URLs). */
+  /** Removes one discovery of this id, the first (small queues only: start URLs). */
   removeId(id: number): boolean {
     for (let i = this.head; i < this.tail; i++) {
-      if (this.ids[i] === id) {
-        this.ids.copyWithin(i, i + 1, this.tail);
-        this.packed.copyWithin(i, i + 1, this.tail);
-        this.tail--;
+      if (this.ids[i] !== id) continue;
+      this.total--;
+      if (this.counts[i]! > 1) {
+        this.counts[i]--;
         return true;
       }
+      this.ids.copyWithin(i, i + 1, this.tail);
+      this.packed.copyWithin(i, i + 1, this.tail);
+      this.counts.copyWithin(i, i + 1, this.tail);
+      this.tail--;
+      return true;
     }
     return false;
   }
@@ -75,6 +108,7 @@ class EntryQueue {
   private compact(): void {
     this.ids.copyWithin(0, this.head, this.tail);
     this.packed.copyWithin(0, this.head, this.tail);
+    this.counts.copyWithin(0, this.head, this.tail);
     this.tail -= this.head;
     this.head = 0;
   }
@@ -93,14 +127,14 @@ export class ResumeLedger {
     return this.sitemap.length === 0 && this.start.length === 0;
   }
 
-  /** Replay: a sitemap discovery (admission or DUP), in journal order. */
-  pushSitemap(id: number, ref: number, dup: boolean): void {
-    this.sitemap.push(id, ref, dup);
+  /** Replay: a sitemap discovery (admission or DUP; `n` of them alike for a DUPS record), in journal order. */
+  pushSitemap(id: number, ref: number, dup: boolean, n = 1): void {
+    this.sitemap.push(id, ref, dup, n);
   }
 
   /** Replay: a start-URL discovery. */
-  pushStart(id: number, dup: boolean): void {
-    this.start.push(id, -1, dup);
+  pushStart(id: number, dup: boolean, n = 1): void {
+    this.start.push(id, -1, dup, n);
   }
 
   /** Replay: a checkpoint covers all but the last `keep` sitemap entries; visits those it covers. */

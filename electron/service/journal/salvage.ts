@@ -8,7 +8,7 @@
  *   after a loss stands for the ADMITs lost there: the ids in between are lost, and every later id
  *   is renumbered down so the frontier stays dense. An id that skips ahead with nothing lost before
  *   it, or goes back, is itself damage;
- * - a DUP or RESULT of an id never admitted (or lost) is dropped, as is a DUP naming a FROM entry
+ * - a DUP (DUPS) or RESULT of an id never admitted (or lost) is dropped, as is a DUP naming a FROM entry
  *   that was never defined (or a page that was lost);
  * - an ADMIT whose `from` names something lost keeps its URL and loses only that reference (dropping
  *   it would drop every URL found from it, down the whole tree).
@@ -18,7 +18,7 @@
  * records. A crawl resumed after a salvage gets its journal rewritten first (repairJournal), since
  * new records are written with the renumbered ids.
  */
-import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_END, REC_FROM, REC_LOG, REC_NODE, REC_RESULT } from './format.js';
+import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_FROM, REC_LOG, REC_NODE, REC_RESULT } from './format.js';
 
 /** What a replay lost to damage (journal lines, and the records dropped because they needed them). */
 export interface SalvageStats {
@@ -92,8 +92,10 @@ export class Salvage {
     switch (r[0]) {
       case REC_ADMIT:
         return this.admit(r, bytes, offset, line);
-      case REC_DUP: {
+      case REC_DUP:
+      case REC_DUPS: {
         if (!isInt(r[1]) || !isInt(r[2]) || r[2] < 0 || !isInt(r[3])) return this.lose(bytes, offset, line);
+        if (r[0] === REC_DUPS && !(isInt(r[4]) && r[4] >= 1)) return this.lose(bytes, offset, line);
         const id = this.map(r[1]);
         const from = this.mapFrom(r[3]);
         if (id < 0 || from === undefined) return this.drop();
