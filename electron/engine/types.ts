@@ -151,10 +151,22 @@ export interface FetchResponse {
   redirectChain: RedirectHop[];
   /** The decoded body. Reading it past maxBodyBytes errors with code EBODY_TOO_LARGE. */
   body: Readable;
-  /** Bytes received on the wire so far (before content decoding). */
+  /**
+   * Body bytes received on the wire so far, before content decoding (compressed as sent; the
+   * headers and HTTP/1.1 chunk framing are not counted).
+   */
   wireBytes(): number;
-  /** Milliseconds since the request started. */
+  /** Milliseconds since the request started (its first attempt: retries and their backoff included). */
   elapsedMs(): number;
+  /**
+   * Milliseconds from sending the request that got this response (its last attempt; connecting
+   * included, the wait for the host's turn, earlier attempts, their backoff and redirect hops not)
+   * to the arrival of its body's last byte. Undefined until the body has been received in full, and
+   * for good when it is not (cut by the reader, failed, too large). Optional for test doubles.
+   */
+  responseTimeMs?(): number | undefined;
+  /** Body bytes after content decoding handed to the reader so far; final once the body stream has ended. */
+  bodyBytes?(): number;
   /**
    * Changes the timeouts of this response's attempt while its body is read (a page that turns out
    * to be a sitemap gets a sitemap's): the total counts from the attempt's start. Optional.
@@ -271,6 +283,37 @@ export interface PageInfo {
 // ---------------------------------------------------------------- crawler
 
 /**
+ * What a fetched URL yields beyond its UrlResult, for the analyst (issue 22). The crawler hands it
+ * to onResult beside the result, not in it: the result is journalled as it is and served as the
+ * contract's strict UrlResult, which does not know these fields (yet). Every field is optional.
+ */
+export interface ResultFacts {
+  /**
+   * Milliseconds, rounded, from sending the request to receiving the body's last byte (see
+   * FetchResponse.responseTimeMs). Only when the body was received in full: an HTML page always; a
+   * redirect, an error page or another file when its body is at most 64 KiB (a longer one is cut
+   * unread); a page that turns out to be a sitemap only when all of it came in the bytes that told
+   * (the sitemap reader reads the rest, and its tree node has its size).
+   */
+  responseTimeMs?: number;
+  /** Body bytes on the wire (compressed as sent; headers and chunk framing not counted). With responseTimeMs. */
+  wireBytes?: number;
+  /** Body bytes after content decoding (uncompressed). With responseTimeMs. */
+  bodyBytes?: number;
+  /** The Last-Modified response header as sent (repeated headers joined with ', '); absent when not sent. */
+  lastModified?: string;
+  /** The ETag response header as sent (weak `W/` prefix and quotes kept); absent when not sent. */
+  etag?: string;
+  /** HTML pages only, as PageInfo defines them (absent otherwise). */
+  metaDescription?: string;
+  metaDescriptionCount?: number;
+  h1?: string;
+  h1Count?: number;
+  lang?: string;
+  wordCount?: number;
+}
+
+/**
  * What the crawler reports, synchronously, as it goes. The service journals these; the CLI prints them.
  * Every URL state change goes through onAdmitted / onResult, so replaying them rebuilds the frontier.
  */
@@ -281,8 +324,16 @@ export interface CrawlerHooks {
   onDuplicate?(id: number, discovery: Discovery, init: RequestInit): void;
   /** A URL is being fetched now (its result follows through onResult); not journalled: in flight only. */
   onFetching?(request: Request): void;
-  /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. */
-  onResult?(request: Request, state: 'done' | 'error' | 'blocked', result: import('../../shared/model.js').UrlResult): void;
+  /**
+   * A URL was handled: fetched (any status), failed, or blocked by robots.txt. `facts` come with
+   * every answer that had a response (absent when none came: blocked, a network error).
+   */
+  onResult?(
+    request: Request,
+    state: 'done' | 'error' | 'blocked',
+    result: import('../../shared/model.js').UrlResult,
+    facts?: ResultFacts,
+  ): void;
   /** A sitemap-tree node was added or changed (the whole node, latest wins). */
   onNode?(node: import('../../shared/model.js').SitemapNode): void;
   /** A crawl-level event for the Errors view. */

@@ -642,3 +642,109 @@ describe('parseRetryAfter', () => {
     assert.equal(parseRetryAfter('-5', now), undefined);
   });
 });
+
+// ---------------------------------------------------------------- response time and sizes
+
+describe('HttpFetcher: response time and body sizes', () => {
+  const page = Buffer.from('<!doctype html><p>' + 'compressible text '.repeat(3000) + '</p>');
+
+  it('gzip: counts the compressed bytes on the wire and the decoded bytes handed over', async () => {
+    const gz = zlib.gzipSync(page);
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Length': gz.length }).end(gz);
+    });
+    try {
+      const r = await fetcher().fetch(`${s.origin}/`);
+      assert.deepEqual(await readAll(r.body), page);
+      assert.equal(r.wireBytes(), gz.length);
+      assert.equal(r.bodyBytes!(), page.length);
+      assert.ok(r.wireBytes() < r.bodyBytes!());
+      assert.ok(r.responseTimeMs!()! >= 0);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('chunked: counts the payload without the chunk framing, and times the last chunk', async () => {
+    const parts = ['<p>one</p>', '<p>two</p>', '<p>three</p>'];
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' }); // no Content-Length: chunked
+      res.write(parts[0]);
+      setTimeout(() => res.write(parts[1]), 60);
+      setTimeout(() => res.end(parts[2]), 120);
+    });
+    try {
+      const r = await fetcher().fetch(`${s.origin}/`);
+      assert.equal(r.headers['transfer-encoding'], 'chunked');
+      assert.equal((await readAll(r.body)).toString(), parts.join(''));
+      const payload = Buffer.byteLength(parts.join(''));
+      assert.equal(r.wireBytes(), payload);
+      assert.equal(r.bodyBytes!(), payload);
+      // Node's timers may fire up to a millisecond early.
+      assert.ok(r.responseTimeMs!()! >= 119, `responseTimeMs ${r.responseTimeMs!()}`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a slow page: the time runs from the request to the end of the body, not to the headers', async () => {
+    const s = await serve((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.write('<p>head</p>');
+        setTimeout(() => res.end('<p>tail</p>'), 150);
+      }, 100);
+    });
+    try {
+      const t0 = performance.now();
+      const r = await fetcher().fetch(`${s.origin}/`);
+      assert.equal(r.responseTimeMs!(), undefined, 'the body has not ended yet');
+      await readAll(r.body);
+      const wall = performance.now() - t0;
+      const time = r.responseTimeMs!()!;
+      assert.ok(time >= 249 && time <= wall, `responseTimeMs ${time}, wall ${wall}`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('times the attempt that answered: a retried 503 and its backoff are not counted', async () => {
+    let n = 0;
+    const s = await serve((_req, res) => {
+      if (n++ === 0) setTimeout(() => res.writeHead(503).end('busy'), 200);
+      else res.end('fine');
+    });
+    try {
+      const r = await fetcher({ retryBaseDelayMs: 100 }).fetch(`${s.origin}/`);
+      await readAll(r.body);
+      assert.equal(r.status, 200);
+      assert.ok(r.elapsedMs() >= 200, `elapsedMs ${r.elapsedMs()}`);
+      assert.ok(r.responseTimeMs!()! < 200, `responseTimeMs ${r.responseTimeMs!()}`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('has no time for a body not received in full: cut by the reader, cut as a prefix, too large', async () => {
+    const big = Buffer.alloc(400_000, 'a');
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write(big.subarray(0, 200_000));
+      setTimeout(() => res.end(big.subarray(200_000)), 50);
+    });
+    try {
+      const f = fetcher();
+      const cut = await f.fetch(`${s.origin}/cut`);
+      for await (const _chunk of cut.body) break; // the reader stops after its first chunk
+      const prefix = await f.fetch(`${s.origin}/prefix`, { maxBodyBytes: 1000, readPrefix: true });
+      assert.equal((await readAll(prefix.body)).length, 1000);
+      assert.equal(prefix.bodyBytes!(), 1000);
+      const tooLarge = await f.fetch(`${s.origin}/large`, { maxBodyBytes: 1000 });
+      await assert.rejects(readAll(tooLarge.body), code(BODY_TOO_LARGE));
+      await new Promise((r) => setTimeout(r, 100));
+      for (const r of [cut, prefix, tooLarge]) assert.equal(r.responseTimeMs!(), undefined, r.url);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -2,6 +2,7 @@
  * The crawler: seeds the frontier (start URL, robots.txt sitemaps or default locations, explicit sitemaps),
  * then fetches requests with bounded concurrency and routes each response by what it is.
  */
+import type { Readable } from 'node:stream';
 import type {
   CrawlLogEntry,
   CrawlSettings,
@@ -18,9 +19,11 @@ import {
   type Discovery,
   type FetchResponse,
   type HttpFetcher,
+  type PageInfo,
   type PageLink,
   type Request,
   type RequestInit,
+  type ResultFacts,
   type RobotsTxt,
 } from '../types.js';
 import { createHttpFetcher } from '../http/http.js';
@@ -67,6 +70,11 @@ const MAX_CRAWL_DELAY_S = 30;
  */
 const MAX_LOGGED_PROBLEMS_PER_SITEMAP = 200;
 const MAX_LOGGED_SITEMAP_PROBLEMS = 5_000;
+/**
+ * A body the crawler does not keep (a redirect's, an error page's, a file's) is read to its end up to
+ * this size, so its response time and size are known and its socket is reused; a longer one is cut.
+ */
+const DRAIN_LIMIT_BYTES = 64 * 1024;
 
 type RobotsSaved = CrawlerCheckpoint['robots'][string];
 
@@ -483,13 +491,18 @@ export class Crawler {
       await this.route(req, res).catch((err) => {
         const e = asEngineError(err, 'BODY_FAILED');
         res.body.destroy();
-        this.finish(req, 'error', {
-          status: res.status,
-          contentType: res.headers['content-type'],
-          redirectChain: res.redirectChain.length ? res.redirectChain : undefined,
-          error: { code: e.code, message: e.message },
-          fetchedAt: this.now(),
-        });
+        this.finish(
+          req,
+          'error',
+          {
+            status: res.status,
+            contentType: res.headers['content-type'],
+            redirectChain: res.redirectChain.length ? res.redirectChain : undefined,
+            error: { code: e.code, message: e.message },
+            fetchedAt: this.now(),
+          },
+          responseFacts(res),
+        );
         this.log('error', e.code, `${e.message} (${req.url})`, req.url);
       });
     } catch (err) {
@@ -512,8 +525,6 @@ export class Crawler {
     if (res.status >= 300 && res.status < 400) {
       // Recorded as SEO crawlers do: the URL keeps its own 3xx and Location; the target is a URL of its own.
       // A small redirect body is drained, so its socket is reused; nobody reads it, so its errors are dropped.
-      res.body.on('error', () => {});
-      res.body.resume();
       base.durationMs = res.elapsedMs();
       const location = res.headers.location;
       const target = location === undefined ? null : resolveUrl(location.trim(), req.url);
@@ -521,7 +532,8 @@ export class Crawler {
       else if (location !== undefined) {
         base.error = { code: 'INVALID_REDIRECT', message: `${req.url} redirects to "${location}", which is not a valid http(s) URL.` };
       }
-      this.finish(req, 'done', base);
+      await drain(res.body, res);
+      this.finish(req, 'done', base, responseFacts(res));
       if (target !== null && safeKey(target) !== req.uniqueKey) {
         // A redirect is not a click: the target keeps the depth of the URL that redirects to it.
         this.admit({ url: target, source: 'redirect', depth: req.depth, discoveredFrom: req.url });
@@ -529,9 +541,9 @@ export class Crawler {
       return;
     }
     if (res.status < 200 || res.status >= 300) {
-      res.body.destroy();
       base.durationMs = res.elapsedMs();
-      this.finish(req, 'done', base);
+      await drain(res.body, res);
+      this.finish(req, 'done', base, responseFacts(res));
       return;
     }
 
@@ -542,7 +554,8 @@ export class Crawler {
       const t = this.list.sitemapFetchOptions();
       res.setTimeouts?.({ timeoutMs: t.timeoutMs, idleTimeoutMs: t.idleTimeoutMs });
       base.durationMs = res.elapsedMs();
-      this.finish(req, 'done', base);
+      // Its body is the list's to read: only the headers are known yet.
+      this.finish(req, 'done', base, responseFacts(res));
       this.list.addSitemap(res.finalUrl, { parentId: null, response: { ...res, body } });
       return;
     }
@@ -555,9 +568,9 @@ export class Crawler {
       );
     }
     if (kind !== 'html') {
-      body.destroy();
       base.durationMs = res.elapsedMs();
-      this.finish(req, 'done', base);
+      await drain(body, res);
+      this.finish(req, 'done', base, responseFacts(res));
       return;
     }
 
@@ -573,7 +586,7 @@ export class Crawler {
       metaRobots: page.metaRobots,
       hreflang: page.hreflang.length ? page.hreflang : undefined,
     };
-    this.finish(req, 'done', result);
+    this.finish(req, 'done', result, { ...responseFacts(res), ...pageFacts(page) });
 
     const pageNofollow =
       (page.metaRobots && parseRobotsDirectives(page.metaRobots).nofollow) ||
@@ -599,11 +612,11 @@ export class Crawler {
     this.admit(key === null ? { url, source, depth, discoveredFrom: page.url } : { url, uniqueKey: key, source, depth, discoveredFrom: page.url });
   }
 
-  private finish(req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult): void {
+  private finish(req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult, facts?: ResultFacts): void {
     if (this.finished.has(req)) return;
     this.finished.add(req);
     if (state === 'done' && result.status !== undefined && result.status < 400) this.fetchedOk++;
-    this.hooks.onResult?.(req, state, result);
+    this.hooks.onResult?.(req, state, result, facts);
     this.frontier.markRequestHandled(req);
   }
 
@@ -651,6 +664,61 @@ function fetcherOptionsFrom(s: CrawlSettings) {
     delayMs: s.delayMs,
     concurrency: s.concurrency,
   };
+}
+
+/**
+ * Reads a body nobody keeps to its end when it is at most DRAIN_LIMIT_BYTES, or cuts it (at once when
+ * its Content-Length says it is longer); never throws: a body that fails is only not measured.
+ * `body` may wrap the response's own stream (classifyBody's), which is then cut too.
+ */
+async function drain(body: Readable, res: FetchResponse): Promise<void> {
+  const cut = () => {
+    body.destroy();
+    res.body.destroy();
+  };
+  // Nobody reads what this body says: an error after it is cut must not go uncaught.
+  body.on('error', () => {});
+  res.body.on('error', () => {});
+  if (Number(res.headers['content-length']) > DRAIN_LIMIT_BYTES) return cut();
+  let seen = 0;
+  try {
+    for await (const chunk of body) {
+      seen += (chunk as Buffer).length;
+      if (seen > DRAIN_LIMIT_BYTES) return cut();
+    }
+  } catch {
+    cut();
+  }
+}
+
+/** A response's facts: its Last-Modified and ETag, and its time and sizes once its body was received in full. */
+function responseFacts(res: FetchResponse): ResultFacts {
+  const facts: ResultFacts = {};
+  const time = res.responseTimeMs?.();
+  if (time !== undefined) {
+    facts.responseTimeMs = Math.round(time);
+    facts.wireBytes = res.wireBytes();
+    const bodyBytes = res.bodyBytes?.();
+    if (bodyBytes !== undefined) facts.bodyBytes = bodyBytes;
+  }
+  const lastModified = res.headers['last-modified'];
+  if (lastModified !== undefined) facts.lastModified = lastModified;
+  const etag = res.headers.etag;
+  if (etag !== undefined) facts.etag = etag;
+  return facts;
+}
+
+/** The on-page fields of a page's PageInfo, for onResult. */
+function pageFacts(page: PageInfo): ResultFacts {
+  const facts: ResultFacts = {
+    metaDescriptionCount: page.metaDescriptionCount,
+    h1Count: page.h1Count,
+    wordCount: page.wordCount,
+  };
+  if (page.metaDescription !== undefined) facts.metaDescription = page.metaDescription;
+  if (page.h1 !== undefined) facts.h1 = page.h1;
+  if (page.lang !== undefined) facts.lang = page.lang;
+  return facts;
 }
 
 function normaliseOrThrow(url: string, what: string): string {

@@ -103,6 +103,11 @@ interface Exchange {
   /** Set once the body stream is built, so a timeout errors it rather than just cutting the socket. */
   body?: Transform;
   wireBytes: number;
+  /** Decoded body bytes passed to the caller. */
+  bodyBytes: number;
+  /** performance.now() when this attempt's request was sent, and when the last body byte arrived. */
+  sentAt: number;
+  endedAt?: number;
   /** Ends the exchange early (timeout, abort, close): errors the body with `err` and cuts the socket. */
   cut(err: EngineError): void;
   /** A byte arrived: the idle timer starts again. */
@@ -238,6 +243,8 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       status: res.statusCode ?? 0,
       headers: joinHeaders(res.headersDistinct),
       wireBytes: 0,
+      bodyBytes: 0,
+      sentAt: attemptStart,
       done: false,
       cut(err) {
         ex.body?.destroy(err);
@@ -254,6 +261,8 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
     // Errors on a body nobody reads (a drained redirect) must not go uncaught; a body being read
     // gets them through the stream chain.
     res.on('error', (err) => ex.body?.destroy(toEngineError(err, href, ac.signal.reason, 'reading the body of')));
+    // 'end' only when the body was received in full: a body cut or failed has no end time.
+    res.once('end', () => (ex.endedAt = performance.now()));
     res.once('end', finish);
     res.once('close', finish);
     return ex;
@@ -432,6 +441,8 @@ function toFetchResponse(
     redirectChain: chain,
     wireBytes: () => ex.wireBytes,
     elapsedMs: () => performance.now() - startedAt,
+    responseTimeMs: () => (ex.endedAt === undefined ? undefined : ex.endedAt - ex.sentAt),
+    bodyBytes: () => ex.bodyBytes,
     setTimeouts: (t: { timeoutMs?: number; idleTimeoutMs?: number }) => ex.setTimeouts(t),
   };
   const declared = Number(ex.headers['content-length']);
@@ -448,7 +459,12 @@ function toFetchResponse(
       }),
     };
   }
-  const body = capBody(ex.url.href, maxBodyBytes, readPrefix ? () => ex.res.destroy() : undefined);
+  const body = capBody(
+    ex.url.href,
+    maxBodyBytes,
+    (n) => (ex.bodyBytes += n),
+    readPrefix ? () => ex.res.destroy() : undefined,
+  );
   ex.body = body;
   const decoders = ex.status === 204 || ex.status === 304 ? [] : decodersFor(ex.headers['content-encoding']);
   if (decoders instanceof EngineError) {
@@ -482,20 +498,25 @@ function toFetchResponse(
 }
 
 /**
- * The caller's body stream: passes chunks through and errors past `limit` decoded bytes. With
- * `onPrefix`, it ends instead, after the bytes up to the limit, and calls it (to stop the download).
+ * The caller's body stream: passes chunks through (telling `onBytes` how many) and errors past
+ * `limit` decoded bytes. With `onPrefix`, it ends instead, after the bytes up to the limit, and
+ * calls it (to stop the download).
  */
-function capBody(href: string, limit: number, onPrefix?: () => void): Transform {
+function capBody(href: string, limit: number, onBytes: (n: number) => void, onPrefix?: () => void): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
       const before = seen;
       seen += chunk.length;
-      if (seen <= limit) return cb(null, chunk);
+      if (seen <= limit) {
+        onBytes(chunk.length);
+        return cb(null, chunk);
+      }
       if (!onPrefix) return cb(tooLarge(href, limit, 'more was received'));
       if (before <= limit) {
         // An error would drop what is buffered: the prefix ends the stream instead.
         if (before < limit) this.push(chunk.subarray(0, limit - before));
+        onBytes(limit - before);
         this.push(null);
         onPrefix();
       }
