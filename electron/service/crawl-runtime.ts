@@ -30,7 +30,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
 import type { CrawlerOptions } from '../engine/crawler/crawler.js';
-import type { SitemapRequestListState } from '../engine/sitemap/request-list.js';
+import type { SitemapListResume, SitemapRequestListState } from '../engine/sitemap/request-list.js';
 import { entryLastmodMs } from '../engine/sitemap/read/entry-facts.js';
 import { tryUniqueKey } from '../engine/frontier/url.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
@@ -94,8 +94,8 @@ interface Repeats {
   n: number;
 }
 
-/** A checkpoint up to this size is also written whenever a sitemap ends (bigger trees: by cadence only). */
-const SMALL_CHECKPOINT = 256 * 1024;
+/** Checkpoint bytes per ms a crawl may write when its tree changes (see checkpointDue). */
+const FORCED_BYTES_PER_MS = 64;
 /** Pending journal bytes past which a batch is written at the next setImmediate. */
 const FLUSH_BYTES = 1 << 20;
 /** Batches are written at least this often while a crawl runs. */
@@ -281,7 +281,7 @@ export class CrawlRuntime {
       settings: this.opts.settings,
       hooks: this.hooks,
       queue: this.data.queue,
-      checkpoint: this.data.checkpoint && reconcileCheckpoint(this.data.checkpoint, this.data.tree.all(), this.opts.settings),
+      checkpoint: this.data.checkpoint && reconcileCheckpoint(this.data.checkpoint, this.data.tree.all(), this.opts.settings, this.data.checkpointNodes()),
       fetcher: this.opts.fetcher,
       now: this.opts.now,
     });
@@ -427,14 +427,15 @@ export class CrawlRuntime {
     const w = this.writer;
     if (!w || this.writeError) return false;
     this.endRepeats();
-    for (const n of this.pendingNodes.values()) w.append('[3,' + JSON.stringify(n) + ']\n');
-    this.pendingNodes.clear();
-
     let cpLine: string | undefined;
     let cp: CrawlerCheckpoint | undefined;
     let cpJson = '';
-    if (this.crawler && mode !== 'micro' && (checkpoint || this.checkpointDue(mode === 'final'))) {
-      cp = this.crawler.checkpoint();
+    // Taken before the nodes are written: it reports the nodes changed since they were last reported
+    // (onNode), and the checkpoint holds no tree, so its nodes must be in the journal before it.
+    if (this.crawler && mode !== 'micro' && (checkpoint || this.checkpointDue(mode === 'final'))) cp = this.crawler.checkpoint();
+    for (const n of this.pendingNodes.values()) w.append('[3,' + JSON.stringify(n) + ']\n');
+    this.pendingNodes.clear();
+    if (cp) {
       cpJson = JSON.stringify(cp);
       if (cpJson !== this.lastCpJson || w.pendingLines > 0) cpLine = '[6,' + cpJson + ',' + this.data.ledger.remaining + ']\n';
     }
@@ -447,8 +448,7 @@ export class CrawlRuntime {
       return false;
     }
     if (cpLine && cp) {
-      this.data.checkpoint = cp;
-      this.data.checkpointOffset = before;
+      this.data.checkpointed(cp, before);
       this.lastCpJson = cpJson;
       this.lastCpAt = this.opts.now();
       this.forceCheckpoint = false;
@@ -459,8 +459,11 @@ export class CrawlRuntime {
   }
 
   private checkpointDue(final: boolean): boolean {
-    if (final || this.forceCheckpoint) return true;
+    if (final) return true;
     const since = this.opts.now() - this.lastCpAt;
+    // Asked for when the tree changed: a small checkpoint at once, a big one (thousands of sitemaps
+    // pending) as often as FORCED_BYTES_PER_MS allows, or a sitemap ending every few ms would write it each time.
+    if (this.forceCheckpoint && since >= this.lastCpJson.length / FORCED_BYTES_PER_MS) return true;
     // Bigger checkpoints (a tree of thousands of sitemaps) are written less often: ~16 KB per second at most.
     const interval = Math.min(5000, Math.max(250, this.lastCpJson.length / 16));
     if (this.sitemapEventsSinceCp > 0 && since >= interval) return true;
@@ -650,7 +653,7 @@ export class CrawlRuntime {
       this.data.store.version++;
       // A new node, or a sitemap that ended: checkpoint soon, so a resume neither loses nor re-reads it.
       const ended = node.state !== before && (node.state === 'done' || node.state === 'error' || node.state === 'skipped');
-      if (added || (ended && this.lastCpJson.length <= SMALL_CHECKPOINT)) {
+      if (added || ended) {
         this.forceCheckpoint = true;
         this.flushSoon();
       }
@@ -675,21 +678,42 @@ function repeatsLine(r: Repeats): string {
 /**
  * The checkpoint to resume from, with the sitemaps its list does not know yet handed back: a page
  * that turned out to be a sitemap after the checkpoint was taken (its result is replayed, so the page
- * is not fetched again, and the list must read the sitemap itself). The state is the engine's
- * SitemapRequestListState (version 1); anything else is passed on untouched.
+ * is not fetched again, and the list must read the sitemap itself). `nodes` is the tree now,
+ * `atCheckpoint` the tree as of the checkpoint: a checkpoint of the list (SitemapListCheckpoint,
+ * version 2) holds no tree, and gets this one handed back; one written before (the engine's
+ * SitemapRequestListState, version 1) holds its own. Anything else is passed on untouched.
  */
-export function reconcileCheckpoint(cp: CrawlerCheckpoint, nodes: SitemapNode[], settings: CrawlSettings): CrawlerCheckpoint {
-  const st = cp.sitemapList as SitemapRequestListState | undefined;
-  if (!st || st.version !== 1 || !Array.isArray(st.nodes) || !Array.isArray(st.pending) || !Array.isArray(st.seen)) return cp;
-  const known = new Set<string>([...st.nodes.map((n) => n.id), ...st.seen.map(([k]) => k)]);
+export function reconcileCheckpoint(cp: CrawlerCheckpoint, nodes: SitemapNode[], settings: CrawlSettings, atCheckpoint: SitemapNode[] = nodes): CrawlerCheckpoint {
+  const st = cp.sitemapList as SitemapListResume | undefined;
+  if (!st || !Array.isArray(st.pending)) return cp;
   const explicit = new Set(settings.sitemapUrls.map((u) => tryUniqueKey(u)));
-  const missing = nodes.filter((n) => n.parentId === null && n.type !== 'robots' && !known.has(n.id) && !explicit.has(n.id));
+  const missingOf = (known: Set<string>) => nodes.filter((n) => n.parentId === null && n.type !== 'robots' && !known.has(n.id) && !explicit.has(n.id));
+  const asPending = (n: SitemapNode): SitemapNode => ({ ...n, state: 'pending', problems: [...n.problems] });
+  if (st.version === 2) {
+    const known = new Set<string>();
+    for (const n of atCheckpoint) {
+      known.add(n.id);
+      const redirected = n.finalUrl === undefined ? null : tryUniqueKey(n.finalUrl);
+      if (redirected !== null) known.add(redirected);
+    }
+    const missing = missingOf(known);
+    return {
+      ...cp,
+      sitemapList: {
+        ...st,
+        nodes: [...atCheckpoint, ...missing.map(asPending)],
+        pending: [...st.pending, ...missing.map((n): [string, number] => [n.id, -1])],
+      } satisfies SitemapListResume,
+    };
+  }
+  if (st.version !== 1 || !Array.isArray(st.nodes) || !Array.isArray(st.seen)) return cp;
+  const missing = missingOf(new Set<string>([...st.nodes.map((n) => n.id), ...st.seen.map(([k]) => k)]));
   if (missing.length === 0) return cp;
   return {
     ...cp,
     sitemapList: {
       ...st,
-      nodes: [...st.nodes, ...missing.map((n) => ({ ...n, state: 'pending' as const, problems: [...n.problems] }))],
+      nodes: [...st.nodes, ...missing.map(asPending)],
       pending: [...st.pending, ...missing.map((n) => ({ id: n.id, url: n.url, parentId: null }))],
       seen: [...st.seen, ...missing.map((n): [string, string] => [n.id, n.id])],
     } satisfies SitemapRequestListState,

@@ -9,7 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { createHttpFetcher } from '../../electron/engine/http/http.js';
-import { SitemapRequestList, type SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
+import type { SitemapNode } from '../../shared/model.js';
+import { SitemapRequestList, type SitemapListCheckpoint, type SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
 import { startLocalServer } from '../fixtures/server.js';
 
 const urlset = (origin: string, prefix: string, n: number) =>
@@ -91,6 +92,66 @@ test('a checkpoint at any turn of the event loop holds every sitemap not ended: 
   } finally {
     polling = false;
     await list.close();
+    await server.close();
+  }
+});
+
+test('a checkpoint state holds no tree; with the nodes told to onNode handed back it resumes as the whole state does', async () => {
+  // An index of children: one listed twice, one redirecting to another child, one redirecting to a
+  // sitemap of its own, one listing its own index (a cycle), with problems in the one read longest.
+  const server = await startLocalServer(({ res, path }, s) => {
+    const o = s.origin;
+    const send = (body: string) => {
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    };
+    const index = (kids: string[]) => `<?xml version="1.0"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${kids.map((k) => `<sitemap><loc>${o}${k}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+    if (path === '/index.xml') return send(index(['/a.xml', '/b.xml', '/a.xml', '/to-b.xml', '/moved.xml', '/c.xml', '/loop.xml']));
+    if (path === '/to-b.xml' || path === '/moved.xml') {
+      res.writeHead(301, { location: path === '/to-b.xml' ? `${o}/b.xml` : `${o}/elsewhere.xml` });
+      return res.end();
+    }
+    if (path === '/loop.xml') return send(index(['/index.xml', '/elsewhere.xml']));
+    if (path === '/a.xml') return send(urlset(o, 'a', 700).replace('<url><loc>', '<url><priority>9</priority><loc>'));
+    if (path === '/b.xml') return send(urlset(o, 'b', 300));
+    if (path === '/elsewhere.xml') return send(urlset(o, 'e', 50));
+    if (path === '/c.xml') return send(urlset(o, 'c', 400));
+    res.writeHead(404);
+    res.end();
+  });
+  const fetcher = () => createHttpFetcher({ userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 22, perHostConcurrency: 2, delayMs: 0 });
+  /** Reads a list to its end: the URLs handed out, and its nodes as the last onNode told them. */
+  async function readAll(list: SitemapRequestList, told: Map<string, SitemapNode>, after?: () => void) {
+    const urls: string[] = [];
+    for (let batch = await list.fetchNextBatch(64); batch.length > 0; batch = await list.fetchNextBatch(64)) {
+      urls.push(...batch.map((b) => b.url.slice(server.origin.length)));
+      after?.();
+    }
+    return { urls, nodes: [...told.values()].map((n) => JSON.stringify(n).replaceAll(server.origin, '')).sort() };
+  }
+  try {
+    const told = new Map<string, SitemapNode>();
+    const whole = new SitemapRequestList({ sitemapUrls: [server.origin + '/index.xml'], fetcher: fetcher(), batchSize: 64, onNode: (n) => told.set(n.id, n) });
+    const points: { cp: SitemapListCheckpoint; nodes: SitemapNode[]; state: SitemapRequestListState; handed: number }[] = [];
+    let handed = 0;
+    const plain = await readAll(whole, told, () => {
+      handed += 64;
+      const cp = whole.checkpointState();
+      // The checkpoint reported what had changed first: the nodes told so far are the tree as of it.
+      points.push({ cp: JSON.parse(JSON.stringify(cp)), nodes: [...told.values()], state: whole.getState(), handed });
+    });
+    assert.ok(points.length > 10);
+    for (const p of points) assert.equal((p.cp as unknown as { nodes?: unknown }).nodes, undefined, 'a checkpoint without the tree');
+    for (const p of points) {
+      const again = new Map<string, SitemapNode>(p.nodes.map((n) => [n.id, n]));
+      const fromCp = await readAll(new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), batchSize: 64, state: { ...p.cp, nodes: p.nodes }, onNode: (n) => again.set(n.id, n) }), again);
+      const wholeAgain = new Map<string, SitemapNode>(p.state.nodes.map((n) => [n.id, n]));
+      const fromState = await readAll(new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), batchSize: 64, state: p.state, onNode: (n) => wholeAgain.set(n.id, n) }), wholeAgain);
+      assert.deepEqual(fromCp, fromState, `resumed after ${p.handed} entries`);
+      assert.deepEqual(fromCp.nodes, plain.nodes, `the tree resumed after ${p.handed} entries`);
+      assert.deepEqual(new Set(fromCp.urls), new Set(plain.urls.slice(plain.urls.length - fromCp.urls.length)));
+    }
+  } finally {
     await server.close();
   }
 });

@@ -28,7 +28,7 @@ import { MAX_PAGE, type CrawlSettings, type SitemapNode } from '../../shared/mod
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { JOURNAL_FILE } from '../../electron/service/catalog/catalog.js';
 import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_NODE, sourceOf } from '../../electron/service/journal/format.js';
-import type { SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
+import type { SitemapListCheckpoint } from '../../electron/engine/sitemap/request-list.js';
 import { startRealSite, type RealSite } from '../fixtures/real-site/site.js';
 import { FEED_PATH } from '../fixtures/real-site/spec.js';
 import { allRows, settled, tempDir } from './helpers.js';
@@ -164,8 +164,10 @@ function killPoints(journal: Buffer, feedUrl: string): KillPoint[] {
   let reread = 0;
   let checkpointAt = -1;
   let checkpointRemaining = 0;
-  let list: SitemapRequestListState | undefined;
+  let list: SitemapListCheckpoint | undefined;
   let feedNode = false;
+  /** The feed's node was journalled before the last checkpoint: its list's tree (which the journal holds) knows it. */
+  let feedKnown = false;
   let at = 0;
   for (const line of journal.toString('utf8').split('\n')) {
     if (line === '') break;
@@ -187,11 +189,12 @@ function killPoints(journal: Buffer, feedUrl: string): KillPoint[] {
         checkpointRemaining = typeof r[2] === 'number' ? r[2] : 0;
         reread = Math.min(reread, checkpointRemaining);
         checkpointAt = start;
-        list = (r[1] as { sitemapList?: SitemapRequestListState }).sitemapList;
+        list = (r[1] as { sitemapList?: SitemapListCheckpoint }).sitemapList;
+        feedKnown = feedNode;
         break;
     }
     if (r[0] !== REC_CHECKPOINT && r[0] !== REC_END) continue;
-    const known = !!list && (list.nodes.some((n) => n.url === feedUrl) || list.seen.some(([k]) => k === feedUrl));
+    const known = !!list && feedKnown;
     out.push({
       bytes: at,
       reread,

@@ -165,9 +165,12 @@ export class Crawler {
     return [...this.nodeMap.values()];
   }
 
-  /** JSON-serialisable state of what is not in the journals. */
+  /**
+   * JSON-serialisable state of what is not in the journals: where the sitemap list is, not its tree
+   * (nodes changed since they were last reported are reported first: the journal has the tree).
+   */
   checkpoint(): CrawlerCheckpoint {
-    return { sitemapList: this.list.getState(), robots: { ...this.robotsSaved }, seeded: this.seeded };
+    return { sitemapList: this.list.checkpointState(), robots: { ...this.robotsSaved }, seeded: this.seeded };
   }
 
   /** Crawls until finished, paused or stopped. Call again after a pause to continue. */

@@ -19,6 +19,9 @@
  *   in progress were consumed; on resume that sitemap is read again and those items skipped. Items
  *   (entries, child sitemaps, problems) rather than entries only are counted, so an index read again
  *   does not queue its children twice. close() releases the sitemap in progress the same way.
+ *   checkpointState() is the same without the tree and the seen set, for a caller that journals the
+ *   nodes onNode tells (it first tells those changed since): a resume hands the tree as of it back,
+ *   and the seen set is made from the tree.
  * - Retried: a body that breaks off (a network error, a timeout) is fetched again from the start, up
  *   to `retries` times, skipping the items consumed as a resume does; the node says so.
  * - Problems: a node stores the first MAX_NODE_PROBLEMS and always its fatal one, and counts every
@@ -86,8 +89,8 @@ export interface SitemapRequestListOptions {
   retries?: number;
   /** Wait before fetching a broken sitemap again, doubled each further time. Default 500 ms. */
   retryDelayMs?: number;
-  /** Resume from getState(). */
-  state?: SitemapRequestListState;
+  /** Resume from getState(), or from checkpointState() with the tree as of it in `nodes`. */
+  state?: SitemapListResume;
   /** Folder for the spool file of the sitemap being read (deleted when read). Default: the OS temp dir. */
   spoolDir?: string;
   /**
@@ -108,7 +111,7 @@ export interface PendingSitemap {
   scope?: string;
 }
 
-/** JSON-serialisable progress of a SitemapRequestList. */
+/** JSON-serialisable progress of a SitemapRequestList, the tree and all (getState). */
 export interface SitemapRequestListState {
   version: 1;
   /** URL entries handed out. */
@@ -124,6 +127,34 @@ export interface SitemapRequestListState {
   /** True once the limit stopped the list. */
   limitReached: boolean;
 }
+
+/**
+ * The progress of a SitemapRequestList for a checkpoint whose journal holds the tree (checkpointState):
+ * where the list is, not what it found. Its size does not grow with the sitemaps read: a resume takes
+ * the tree as of the checkpoint from the journal (`nodes`), and the seen set from the tree.
+ */
+export interface SitemapListCheckpoint {
+  version: 2;
+  /** URL entries handed out. */
+  processedCount: number;
+  /**
+   * Sitemaps queued, in order: a node id, and its scope as an index into `scopes` (-1: none). The
+   * URL, parent and lastmod of each are its node's.
+   */
+  pending: [id: string, scope: number][];
+  /** The scopes of pending sitemaps (robots.txt origins), each once. */
+  scopes: string[];
+  /** The sitemap being read, and how many of its items were consumed. */
+  current: (PendingSitemap & { consumed: number }) | null;
+  /** True once the limit stopped the list. */
+  limitReached: boolean;
+}
+
+/**
+ * What a list resumes from: a full state, or a checkpoint with the tree as of it handed back in
+ * `nodes` (robots.txt nodes among them are known as parents; they are not the list's).
+ */
+export type SitemapListResume = SitemapRequestListState | (SitemapListCheckpoint & { nodes?: SitemapNode[] });
 
 interface Queued extends PendingSitemap {
   /** A response already fetched by someone else (not persisted: refetched on resume). */
@@ -200,6 +231,8 @@ export class SitemapRequestList {
   private urlsInSitemapsRead = 0;
   private limitReached = false;
   private lock: Promise<unknown> = Promise.resolve();
+  /** Nodes changed since they were last told to onNode (the one being read, as its items come in). */
+  private readonly unsaid = new Set<SitemapNode>();
 
   constructor(opts: SitemapRequestListOptions) {
     this.opts = opts;
@@ -226,7 +259,7 @@ export class SitemapRequestList {
     const { store, persistStateKey, ...rest } = opts;
     let state = rest.state;
     if (!state && store && persistStateKey && store.has(persistStateKey)) {
-      state = store.get<SitemapRequestListState>(persistStateKey);
+      state = store.get<SitemapListResume>(persistStateKey);
     }
     return new SitemapRequestList({ ...rest, state });
   }
@@ -338,23 +371,49 @@ export class SitemapRequestList {
     return this.processed;
   }
 
+  /** The list's whole progress, its tree and seen set too (see checkpointState for a checkpoint's). */
   getState(): SitemapRequestListState {
-    const strip = pendingOf;
-    const pending = [...this.front, ...this.queue.slice(this.queueHead)].map(strip);
-    let current: SitemapRequestListState['current'] = null;
-    // Items still to be skipped were consumed in an earlier run: they count as consumed.
-    const inProgress = this.reading?.item ?? this.opening ?? this.resumeAt;
-    if (this.reading) current = { ...strip(this.reading.item), consumed: this.reading.consumed + this.reading.skip };
-    else if (inProgress) current = { ...strip(inProgress), consumed: inProgress.skip ?? 0 };
     return {
       version: 1,
       processedCount: this.processed,
       nodes: [...this.tree.values()].map(copyNode),
-      pending,
-      current,
+      pending: [...this.front, ...this.queue.slice(this.queueHead)].map(pendingOf),
+      current: this.current(),
       seen: [...this.seen],
       limitReached: this.limitReached,
     };
+  }
+
+  /** The sitemap in progress, and its items consumed. */
+  private current(): SitemapRequestListState['current'] {
+    // Items still to be skipped were consumed in an earlier run: they count as consumed.
+    if (this.reading) return { ...pendingOf(this.reading.item), consumed: this.reading.consumed + this.reading.skip };
+    const inProgress = this.opening ?? this.resumeAt;
+    return inProgress ? { ...pendingOf(inProgress), consumed: inProgress.skip ?? 0 } : null;
+  }
+
+  /**
+   * The list's progress for a checkpoint whose journal holds the tree: every node changed since it
+   * was last told to onNode is told now (the sitemap being read: its problems so far, its final URL),
+   * so the nodes onNode told are the tree as of this state, and the state leaves them out.
+   */
+  checkpointState(): SitemapListCheckpoint {
+    for (const node of this.unsaid) this.emit(node);
+    const scopes: string[] = [];
+    const scopeIndex = new Map<string, number>();
+    const pending: [string, number][] = [];
+    for (const q of [...this.front, ...this.queue.slice(this.queueHead)]) {
+      let scope = -1;
+      if (q.scope !== undefined) {
+        scope = scopeIndex.get(q.scope) ?? -1;
+        if (scope === -1) {
+          scope = scopes.push(q.scope) - 1;
+          scopeIndex.set(q.scope, scope);
+        }
+      }
+      pending.push([q.id, scope]);
+    }
+    return { version: 2, processedCount: this.processed, pending, scopes, current: this.current(), limitReached: this.limitReached };
   }
 
   /** Writes getState() to `store` under `key`. */
@@ -560,6 +619,7 @@ export class SitemapRequestList {
     node.httpStatus = response.status;
     if (response.finalUrl && response.finalUrl !== item.url) node.finalUrl = response.finalUrl;
     if (response.redirectChain?.length) node.redirectChain = response.redirectChain.map((h) => ({ ...h }));
+    this.unsaid.add(node);
     if (response.status < 200 || response.status >= 300) {
       response.body.destroy();
       void discardSpool(item);
@@ -858,21 +918,54 @@ export class SitemapRequestList {
     this.queueHead = 0;
   }
 
-  private restore(state: SitemapRequestListState): void {
-    if (!state || state.version !== 1 || !Array.isArray(state.nodes) || !Array.isArray(state.pending) || !Array.isArray(state.seen)) {
-      throw new EngineError('BAD_SITEMAP_STATE', 'The saved sitemap progress is unreadable; start the crawl afresh to read the sitemaps again.');
+  private restore(state: SitemapListResume): void {
+    const unreadable = () =>
+      new EngineError('BAD_SITEMAP_STATE', 'The saved sitemap progress is unreadable; start the crawl afresh to read the sitemaps again.');
+    if (!state || !Array.isArray(state.pending)) throw unreadable();
+    if (state.version === 1) {
+      if (!Array.isArray(state.nodes) || !Array.isArray(state.seen)) throw unreadable();
+      for (const n of state.nodes) this.tree.set(n.id, copyNode(n));
+      for (const [k, v] of state.seen) this.seen.set(k, v);
+      for (const p of state.pending) this.queue.push({ ...p });
+    } else if (state.version === 2) {
+      if ((state.nodes !== undefined && !Array.isArray(state.nodes)) || !Array.isArray(state.scopes)) throw unreadable();
+      const nodes = state.nodes ?? [];
+      // robots.txt nodes are the crawler's: known as parents (below), never the list's own.
+      for (const n of nodes) if (n.type !== 'robots') this.tree.set(n.id, copyNode(n));
+      this.seeFromTree();
+      for (const [id, scope] of state.pending) {
+        const node = this.tree.get(id);
+        const s = scope >= 0 ? state.scopes[scope] : undefined;
+        this.queue.push({ id, url: node?.url ?? id, parentId: node?.parentId ?? null, ...(node?.lastmod !== undefined ? { lastmod: node.lastmod } : {}), ...(s !== undefined ? { scope: s } : {}) });
+      }
+    } else throw unreadable();
+    // A state saved before parents from outside were remembered (knowParent) lacks them; robots.txt nodes are some.
+    for (const n of state.nodes ?? []) {
+      if (n.type === 'robots') this.knowParent(n.id);
+      if (n.parentId !== null) this.knowParent(n.parentId);
     }
-    for (const n of state.nodes) this.tree.set(n.id, copyNode(n));
-    for (const [k, v] of state.seen) this.seen.set(k, v);
-    // A state saved before parents from outside were remembered (knowParent) lacks them.
-    for (const n of state.nodes) if (n.parentId !== null) this.knowParent(n.parentId);
     if (state.current) {
       const { consumed, ...item } = state.current;
       this.resumeAt = { ...item, skip: consumed };
     }
-    for (const p of state.pending) this.queue.push({ ...p });
     this.processed = state.processedCount;
     this.limitReached = state.limitReached;
+  }
+
+  /**
+   * The seen set of a tree restored without it (a checkpoint's): each node's own key, then where
+   * sitemaps read redirected to, as open() records it — first come first, and a sitemap skipped for
+   * redirecting to one already known never took the key.
+   */
+  private seeFromTree(): void {
+    for (const id of this.tree.keys()) this.seen.set(id, id);
+    for (const skipped of [false, true]) {
+      for (const n of this.tree.values()) {
+        if (n.finalUrl === undefined || (n.state === 'skipped') !== skipped) continue;
+        const key = tryUniqueKey(n.finalUrl);
+        if (key !== null && !this.seen.has(key)) this.seen.set(key, n.id);
+      }
+    }
   }
 
   // ------------------------------------------------------------------ nodes
@@ -897,10 +990,12 @@ export class SitemapRequestList {
     }
     this.opts.onProblem?.(node.id, p, kept);
     if (emit) this.emit(node);
+    else this.unsaid.add(node);
     return kept;
   }
 
   private emit(node: SitemapNode): void {
+    this.unsaid.delete(node);
     this.opts.onNode?.(copyNode(node));
   }
 

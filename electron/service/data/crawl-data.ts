@@ -48,6 +48,11 @@ export class CrawlData {
   checkpoint: CrawlerCheckpoint | undefined;
   /** Offset of the latest CHECKPOINT record (-1: none). */
   checkpointOffset = -1;
+  /**
+   * Sitemap nodes changed since the latest checkpoint, each with its version as of it (undefined:
+   * new since): a checkpoint holds no tree, a resume takes it from here (checkpointNodes).
+   */
+  private readonly sinceCheckpoint = new Map<string, SitemapNode | undefined>();
 
   private lastFromRef = NO_FROM;
   private lastFromText: string | undefined;
@@ -150,6 +155,7 @@ export class CrawlData {
         return;
       }
       case REC_NODE:
+        this.noteNode((r[1] as SitemapNode).id);
         this.tree.upsert(r[1] as SitemapNode);
         return;
       case REC_LOG:
@@ -159,8 +165,7 @@ export class CrawlData {
         this.froms.define(r[1] as number, r[2] as string);
         return;
       case REC_CHECKPOINT: {
-        this.checkpoint = r[1] as CrawlerCheckpoint;
-        this.checkpointOffset = offset;
+        this.checkpointed(r[1] as CrawlerCheckpoint, offset);
         this.ledger.coverSitemap(typeof r[2] === 'number' ? r[2] : 0, this.restoreSitemapDup);
         if (this.checkpoint?.seeded) this.ledger.coverStart(this.restoreStartDup);
         return;
@@ -243,6 +248,31 @@ export class CrawlData {
   /** A node changed (live or replay); returns true when it is new to the tree. */
   node(node: SitemapNode): boolean {
     if (this.auditLive) this.audit.node(node);
+    this.noteNode(node.id);
     return this.tree.upsert(node);
+  }
+
+  /** A checkpoint was written (live) or read (replay) at `offset`: the tree as of it is the tree now. */
+  checkpointed(cp: CrawlerCheckpoint, offset: number): void {
+    this.checkpoint = cp;
+    this.checkpointOffset = offset;
+    this.sinceCheckpoint.clear();
+  }
+
+  /** The sitemap tree as of the latest checkpoint, in the tree's order (robots.txt nodes included). */
+  checkpointNodes(): SitemapNode[] {
+    const out: SitemapNode[] = [];
+    for (const n of this.tree.all()) {
+      if (!this.sinceCheckpoint.has(n.id)) out.push(n);
+      else {
+        const then = this.sinceCheckpoint.get(n.id);
+        if (then !== undefined) out.push(then);
+      }
+    }
+    return out;
+  }
+
+  private noteNode(id: string): void {
+    if (!this.sinceCheckpoint.has(id)) this.sinceCheckpoint.set(id, this.tree.get(id));
   }
 }

@@ -18,7 +18,11 @@
  *   [4,entry]                     LOG: a CrawlLogEntry
  *   [5,n,"text"]                  FROM: defines FROM table entry n (a sitemap URL, or a page URL that
  *                                 is no uniqueKey); written before its first use
- *   [6,checkpoint]                CHECKPOINT: the crawler's checkpoint as of this point; ends a batch
+ *   [6,checkpoint,remaining]      CHECKPOINT: the crawler's checkpoint as of this point; ends a batch.
+ *                                 Its sitemap list is where the list is (its queue, the sitemap being
+ *                                 read and how far), not its tree: the NODE records before it are the
+ *                                 tree as of it. Journals written before hold the whole tree in each.
+ *                                 remaining: discoveries a resumed list still had to read again (resume-ledger.ts)
  *   [7]                           END: ends a batch
  *   [8,id,s,from,n,lastmod,changefreq,priority,extra]
  *                                 DUPS: n ≥ 2 listings in a row of a known URL by one sitemap, each
