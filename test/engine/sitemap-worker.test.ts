@@ -15,7 +15,6 @@ import type { SitemapItem, SitemapSummary } from '../../electron/engine/types.js
 import { streamSitemap } from '../../electron/engine/sitemap/read/stream.js';
 import { ownedChunk, ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } from '../../electron/engine/sitemap/worker/worker-stream.js';
 import { tryUniqueKey } from '../../electron/engine/frontier/url.js';
-import { jsonString } from '../../electron/engine/sitemap/read/json-text.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
 import { AHEAD, fromWire, WireWriter, wireItem, wireText } from '../../electron/engine/sitemap/worker/worker-protocol.js';
 import { dropLastmodMs, entryLastmodMs, hasLastmodMs } from '../../electron/engine/sitemap/read/entry-facts.js';
@@ -52,7 +51,7 @@ function chunked(bytes: Buffer, size: number) {
 
 /** What the journal writes of an entry after `[0,id,s,depth,from,`. */
 function entryText(entry: SitemapUrlEntry): string {
-  return jsonString(entry.loc) + encodeTail(entry, entryExtra(entry));
+  return JSON.stringify(entry.loc) + encodeTail(entry, entryExtra(entry));
 }
 
 type Stream = (body: AsyncIterable<Buffer>, opts: { url: string; batchSize?: number }) => AsyncGenerator<SitemapItem[], SitemapSummary, void>;
@@ -610,6 +609,11 @@ test('items cross to the main thread as they are, a URL item as a row with its u
     assert.deepEqual(back[i], want, JSON.stringify(item));
     if (item.kind === 'url') assert.deepEqual(Object.keys((back[i] as typeof want & { entry: object }).entry), Object.keys(item.entry), 'fields in the parser\'s order');
   });
+  // Escapes written out by hand: control characters and lone surrogates as JSON.stringify writes them.
+  assert.equal(
+    wireItem({ kind: 'url', entry: { loc: 'http://127.0.0.1/\ud800x', lastmod: '2024\u0001\ud83d\ude00\udc00', changefreq: 'd\u001f\t"\\' } }),
+    '["http://127.0.0.1/%EF%BF%BDx","http://127.0.0.1/\\ud800x","2024\\u0001\ud83d\ude00\\udc00","d\\u001f\\t\\"\\\\"]',
+  );
   assert.equal(wireItem(items[0]!), '[1,"http://127.0.0.1/a"]', 'the loc as its own key is written 1');
   assert.equal(wireItem({ kind: 'url', entry: { loc: 'http://[bad' } }), '[0,"http://[bad"]', 'no key is written 0');
 });

@@ -10,7 +10,6 @@ import path from 'node:path';
 import { JournalWriter } from '../../electron/service/journal/writer.js';
 import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal/reader.js';
 import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup, encodeDups, repeatsOf } from '../../electron/service/journal/format.js';
-import { jsonString } from '../../electron/engine/sitemap/read/json-text.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
 import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
 
@@ -59,6 +58,33 @@ test('ADMIT and DUP records round-trip a sitemap entry, priority 0.0 included', 
   assert.equal(encodeDups(3, 'sitemap', -4, 2, undefined), '[8,3,2,-4,2]\n');
 });
 
+test('control characters and lone surrogates are escaped as JSON.stringify escapes them, and read back exactly', async () => {
+  // Written out by hand: the bytes journals have always held for these (a lone surrogate written as
+  // UTF-8 would turn into U+FFFD and read back as another string).
+  const url = 'https://shop.example/a\u0000\u001f\b\t\n\u007f"\\ü\ud83d\ude00\ud800x\udfff';
+  const urlJson = '"https://shop.example/a\\u0000\\u001f\\b\\t\\n\u007f\\"\\\\ü\ud83d\ude00\\ud800x\\udfff"';
+  assert.equal(JSON.stringify(url), urlJson);
+  const entry: SitemapUrlEntry = { loc: url, lastmod: '2024-01-02\u0001', changefreq: '\udc00weekly\r', priority: 0.5 };
+  const admit = encodeAdmit(0, 'sitemap', false, 0, -1, url, url, entry, undefined, undefined);
+  assert.equal(admit, '[0,0,2,0,-1,' + urlJson + ',"2024-01-02\\u0001","\\udc00weekly\\r",0.5]\n');
+  const dup = encodeDup(0, 'sitemap', -1, { loc: url, changefreq: '\u0002' });
+  assert.equal(dup, '[1,0,2,-1,0,"\\u0002"]\n');
+  const file = path.join(tmp(), 'journal.jsonl');
+  const w = JournalWriter.open(file, 0);
+  w.append(admit);
+  w.append(dup);
+  w.flush('[7]\n');
+  w.close();
+  const bytes = fs.readFileSync(file);
+  assert.equal(bytes.includes(Buffer.from([0xef, 0xbf, 0xbd])), false, 'no replacement character written');
+  const { recs, stats } = await replayAll(file);
+  assert.equal(stats.badLines, 0);
+  const back = decodeAdmit(recs[0]![0]);
+  assert.equal(back.url, url);
+  assert.deepEqual(back.entry, entry);
+  assert.deepEqual(decodeEntry(recs[1]![0], DUP_TAIL, url), { loc: url, changefreq: '\u0002' });
+});
+
 test('a uniqueKey that differs from the URL, a label and userData are kept', () => {
   const r = JSON.parse(encodeAdmit(0, 'start', false, 0, -1, 'HTTP://A.example/', 'http://a.example/', undefined, 'page', { x: 1 })) as unknown[];
   const rec = decodeAdmit(r);
@@ -70,7 +96,7 @@ test('a uniqueKey that differs from the URL, a label and userData are kept', () 
 });
 
 test("the entry's JSON from the parse worker is copied when it fits, and the line is the one encoding would write", () => {
-  const text = (e: SitemapUrlEntry) => jsonString(e.loc) + encodeTail(e, entryExtra(e));
+  const text = (e: SitemapUrlEntry) => JSON.stringify(e.loc) + encodeTail(e, entryExtra(e));
   const w = JournalWriter.open(path.join(tmp(), 'journal.jsonl'), 0);
   // What the crawl runtime writes for an ADMIT: the worker's text copied when it fits, else the line encoded.
   const admitLine = (

@@ -33,7 +33,6 @@
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
 import { REQUEST_SOURCES, type RequestSource, type SitemapUrlEntry } from '../../../shared/model.js';
-import { jsonString } from '../../engine/sitemap/read/json-text.js';
 import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../../engine/sitemap/read/entry-codec.js';
 
 export { decodeEntry };
@@ -93,7 +92,7 @@ export function encodeAdmit(
   userData: Record<string, unknown> | undefined,
 ): string {
   const s = admitSource(source, listed);
-  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + jsonString(url);
+  let line = '[0,' + id + ',' + s + ',' + depth + ',' + from + ',' + JSON.stringify(url);
   let extra: AdmitExtra | undefined = entryExtra(entry);
   if (uniqueKey !== url) (extra ??= {}).k = uniqueKey;
   if (label !== undefined) (extra ??= {}).l = label;

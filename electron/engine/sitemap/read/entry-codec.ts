@@ -8,7 +8,6 @@
  * the cost of the same entries as objects; see worker-protocol.ts).
  */
 import type { HreflangAlternate, SitemapImage, SitemapMobileAlternate, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../../shared/model.js';
-import { jsonString, priorityText } from './json-text.js';
 
 /** The `extra` element: what an entry holds beyond its loc, lastmod, changefreq and priority. */
 export interface EntryExtra {
@@ -40,13 +39,13 @@ export function encodeTail(entry: SitemapUrlEntry | undefined, extra: EntryExtra
   const changefreq = entry?.changefreq;
   const priority = entry?.priority;
   const hasPriority = priority !== undefined && Number.isFinite(priority);
-  const lm = lastmod !== undefined ? jsonString(lastmod) : '0';
+  const lm = lastmod !== undefined ? JSON.stringify(lastmod) : '0';
   if (extra) {
-    const cf = changefreq !== undefined ? jsonString(changefreq) : '0';
-    return ',' + lm + ',' + cf + ',' + (hasPriority ? priorityText(priority) : 'null') + ',' + JSON.stringify(extra);
+    const cf = changefreq !== undefined ? JSON.stringify(changefreq) : '0';
+    return ',' + lm + ',' + cf + ',' + (hasPriority ? String(priority) : 'null') + ',' + JSON.stringify(extra);
   }
-  if (hasPriority) return ',' + lm + ',' + (changefreq !== undefined ? jsonString(changefreq) : '0') + ',' + priorityText(priority);
-  if (changefreq !== undefined) return ',' + lm + ',' + jsonString(changefreq);
+  if (hasPriority) return ',' + lm + ',' + (changefreq !== undefined ? JSON.stringify(changefreq) : '0') + ',' + String(priority);
+  if (changefreq !== undefined) return ',' + lm + ',' + JSON.stringify(changefreq);
   if (lastmod !== undefined) return ',' + lm;
   return '';
 }
