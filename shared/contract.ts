@@ -87,7 +87,6 @@ export const UrlStateSchema = zEnum([
 ]);
 export const CrawlStatusSchema = zEnum(['created', 'running', 'paused', 'finished', 'failed']);
 export const StatusClassSchema = zEnum(['2xx', '3xx', '4xx', '5xx', 'other', 'none']);
-export const UrlSortKeySchema = zEnum(['id', 'url', 'state', 'source', 'depth', 'status', 'lastmod', 'title']);
 export const ScopeModeSchema = zEnum(['host', 'domain', 'any']);
 export const SitemapTypeSchema = zEnum([
   'robots', // the robots.txt node at the root of the tree
@@ -359,6 +358,9 @@ export const UrlDetailSchema = UrlRowSchema.extend({
 /** An audit finding code as a caller writes it (the service says which codes exist). */
 const FindingCode = string().min(1).max(100);
 
+/** The URL table sorts by any field of its rows: a field added to UrlRowSchema is a sort key too. */
+export const UrlSortKeySchema = UrlRowSchema.keyof();
+
 export const UrlQuerySchema = strictObject({
   offset: nonNeg(),
   limit: number().int().min(0).max(MAX_PAGE),
@@ -366,6 +368,11 @@ export const UrlQuerySchema = strictObject({
   states: array(UrlStateSchema).optional(),
   sources: array(RequestSourceSchema).optional(),
   statusClasses: array(StatusClassSchema).optional(),
+  /**
+   * Exact HTTP statuses (404 and not 410). Both are the one status dimension: with statusClasses, a
+   * URL whose status is in either list matches.
+   */
+  statuses: array(int().min(100).max(999)).max(100).optional(),
   inSitemap: boolean().optional(),
   blocked: boolean().optional(),
   /** Case-insensitive substring of the URL or title. */

@@ -153,6 +153,7 @@ export class CrawlRuntime {
     this.views = new UrlViews({
       store: this.data.store,
       urlOf: (id) => this.data.queue.get(id)!.url,
+      row: (id) => this.rows.row(id),
       sitemapRefs: (nodeId) => (this.data.tree.has(nodeId) ? this.sitemapRefs([nodeId]) : undefined),
       finding: (code) => this.findingFilter(code),
       running: () => this.isRunning(),

@@ -4,9 +4,14 @@
  * Unfiltered id order (the default view) is answered directly from offset/limit. Any other view is
  * an id list (Uint32Array) built once per (filter, sort) and cached: reused as long as the store has
  * not changed, and while a crawl runs for up to a second after it changed (rows are read fresh,
- * only the membership and order of a running crawl's view may lag by that much).
+ * only the membership and order of a running crawl's view may lag by that much), or ten times as
+ * long as the view took to build, so that a slow view never takes most of a running crawl's time.
+ *
+ * Columns the store holds sort from its typed arrays; any other field of a row sorts through the
+ * row itself (read from the journal, as a page of the table is), so every column the table can
+ * show can be sorted, and a field added to the rows is sortable before it gets a column of its own.
  */
-import { MAX_PAGE, type StatusClass, type UrlQuery, type UrlSortKey, type UrlState } from '../../../shared/model.js';
+import { MAX_PAGE, type StatusClass, type UrlQuery, type UrlRow, type UrlSortKey, type UrlState } from '../../../shared/model.js';
 import { ServiceError } from '../errors.js';
 import { SOURCES } from '../journal/format.js';
 import { STATE_NAMES, statusClassOf, type UrlStore, ST_BLOCKED } from './url-store.js';
@@ -18,6 +23,8 @@ export interface ViewContext {
   urlOf(id: number): string;
   /** FROM-table entries that are this sitemap node (by its id), or undefined when the node is unknown. */
   sitemapRefs(nodeId: string): Set<number> | undefined;
+  /** The row as the table shows it: sorts by the fields the store does not hold. Absent: only those it holds sort. */
+  row?(id: number): UrlRow;
   /** How to test an audit finding (throws BAD_QUERY for an unknown code); absent: no audit. */
   finding?(code: string): FindingFilter;
   /** True while the crawl runs (views may then lag by STALE_MS). */
@@ -33,11 +40,15 @@ export type FindingFilter = { has(id: number): boolean } | { sitemapRefs: Set<nu
 interface CachedView {
   version: number;
   builtAt: number;
+  /** How long building it took (ms). */
+  buildMs: number;
   ids: Uint32Array;
 }
 
-/** A running crawl's view is rebuilt at most this often. */
+/** A running crawl's view is rebuilt at most this often… */
 const STALE_MS = 1000;
+/** …or this many times as long as it took to build, whichever is longer. */
+const STALE_BUILD_FACTOR = 10;
 const MAX_CACHED = 8;
 
 export class UrlViews {
@@ -84,16 +95,31 @@ export class UrlViews {
   }
 
   private view(f: ViewFilter): Uint32Array {
-    const key = JSON.stringify([f.sort?.key ?? 'id', f.sort?.dir ?? 'asc', f.states, f.sources, f.statusClasses, f.inSitemap, f.blocked, f.search, f.sitemapId, f.finding]);
+    const key = JSON.stringify([
+      f.sort?.key ?? 'id',
+      f.sort?.dir ?? 'asc',
+      f.states,
+      f.sources,
+      f.statusClasses,
+      f.statuses,
+      f.inSitemap,
+      f.blocked,
+      f.search,
+      f.sitemapId,
+      f.finding,
+    ]);
     const store = this.ctx.store;
     const hit = this.cache.get(key);
-    if (hit && (hit.version === store.version || (this.ctx.running() && this.ctx.now() - hit.builtAt < STALE_MS))) {
+    const fresh = (v: CachedView) => this.ctx.now() - v.builtAt < Math.max(STALE_MS, STALE_BUILD_FACTOR * v.buildMs);
+    if (hit && (hit.version === store.version || (this.ctx.running() && fresh(hit)))) {
       this.cache.delete(key);
       this.cache.set(key, hit); // most recently used last
       return hit.ids;
     }
+    const started = this.ctx.now();
     const ids = this.sortIds(this.filterIds(f), f.sort?.key ?? 'id', f.sort?.dir ?? 'asc');
-    this.cache.set(key, { version: store.version, builtAt: this.ctx.now(), ids });
+    const builtAt = this.ctx.now();
+    this.cache.set(key, { version: store.version, builtAt, buildMs: builtAt - started, ids });
     while (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return ids;
   }
@@ -112,9 +138,14 @@ export class UrlViews {
       const want = new Set(f.sources.map((x) => SOURCES.indexOf(x)));
       tests.push((id) => want.has(s.source[id]!));
     }
-    if (f.statusClasses) {
-      const want = new Set<StatusClass>(f.statusClasses);
-      tests.push((id) => want.has(statusClassOf(s.statusOf(id))));
+    if (f.statusClasses || f.statuses) {
+      // One dimension: a URL whose status is in either list matches.
+      const classes = new Set<StatusClass>(f.statusClasses);
+      const exact = new Set<number>(f.statuses);
+      tests.push((id) => {
+        const status = s.statusOf(id);
+        return exact.has(status) || classes.has(statusClassOf(status));
+      });
     }
     if (f.inSitemap !== undefined) {
       const inSitemap = f.inSitemap;
@@ -190,6 +221,9 @@ export class UrlViews {
         sorted = sortByText(ids, urls);
         break;
       }
+      case 'inSitemaps':
+        sorted = sortByKey(ids, (id) => (s.smFirst[id] === 0 ? 0 : 1 + (s.smMore.get(id)?.length ?? 0)));
+        break;
       case 'title': {
         const titles = s.titles;
         // Pages without a title last (ascending), then by id.
@@ -201,8 +235,14 @@ export class UrlViews {
         });
         break;
       }
-      default:
-        throw new ServiceError('BAD_QUERY', `Cannot sort by "${String(key)}".`);
+      default: {
+        const row = this.ctx.row;
+        if (!row) throw new ServiceError('BAD_QUERY', `Cannot sort by "${String(key)}".`);
+        sorted = sortByValue(ids, (id) => {
+          const r = row(id);
+          return Object.hasOwn(r, key) ? sortValue(r[key]) : undefined;
+        });
+      }
     }
     return dir === 'desc' ? Uint32Array.from(sorted).reverse() : sorted;
   }
@@ -241,6 +281,39 @@ function sortByText(ids: Uint32Array, texts: string[]): Uint32Array {
   return out;
 }
 
+/**
+ * What a row's field sorts by: numbers and text as they are, false before true, a list by its length,
+ * an error by its code; undefined when the row has none.
+ */
+function sortValue(v: unknown): number | string | undefined {
+  if (typeof v === 'number' || typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (Array.isArray(v)) return v.length;
+  if (v && typeof v === 'object' && typeof (v as { code?: unknown }).code === 'string') return (v as { code: string }).code;
+  return undefined;
+}
+
+/** Sorts ids by a value read once per id (then by id); ids without one last (ascending). */
+function sortByValue(ids: Uint32Array, value: (id: number) => number | string | undefined): Uint32Array {
+  const n = ids.length;
+  const values = new Array<number | string | undefined>(n);
+  for (let i = 0; i < n; i++) values[i] = value(ids[i]!);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => {
+    const va = values[a];
+    const vb = values[b];
+    if (va === undefined || vb === undefined) return va === vb ? ids[a]! - ids[b]! : va === undefined ? 1 : -1;
+    if (typeof va === 'number' && typeof vb === 'number') return va - vb || ids[a]! - ids[b]!;
+    const sa = String(va);
+    const sb = String(vb);
+    return sa < sb ? -1 : sa > sb ? 1 : ids[a]! - ids[b]!;
+  });
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = ids[order[i]!]!;
+  return out;
+}
+
 /** Sorts ids by a small integer column, then by id: one native numeric sort of packed keys. */
 function sortByColumn(ids: Uint32Array, col: Uint8Array | Uint16Array): Uint32Array {
   return sortByKey(ids, (id) => col[id]!);
@@ -262,6 +335,7 @@ function isPlain(f: ViewFilter): boolean {
     f.states === undefined &&
     f.sources === undefined &&
     f.statusClasses === undefined &&
+    f.statuses === undefined &&
     f.inSitemap === undefined &&
     f.blocked === undefined &&
     !f.search &&
