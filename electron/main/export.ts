@@ -2,14 +2,14 @@
  * CSV export in the app: a save dialog, then the service streams the rows to a `.part` file that is
  * renamed into place once complete, so a failed export never leaves half a file under the chosen name.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { ExportResult } from '../../shared/contract.js';
 import type { UrlQuery } from '../../shared/model.js';
 import type { CrawlService } from '../service/types.js';
-import { csvFileName } from '../renderer-host/downloads.js';
+import { exportFileName } from '../renderer-host/downloads.js';
 
 export interface SaveDialog {
   (options: {
@@ -28,9 +28,11 @@ export async function exportCsvWithDialog(
   filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined,
 ): Promise<ExportResult> {
   const crawl = service.get(id);
+  // The dialog proposes a name no file in that folder has yet: an earlier export is never replaced unasked.
+  const name = exportFileName(crawl.name, filter, new Date(), (n) => existsSync(join(defaultDir, n)));
   const choice = await showSaveDialog({
     title: 'Export URLs to CSV',
-    defaultPath: join(defaultDir, csvFileName(crawl.name)),
+    defaultPath: join(defaultDir, name),
     filters: [{ name: 'CSV', extensions: ['csv'] }],
   });
   if (choice.canceled || !choice.filePath) return { rows: 0, canceled: true };

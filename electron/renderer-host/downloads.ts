@@ -1,6 +1,7 @@
 /**
  * Browser mode's CSV downloads: the export is written to a private temp file, then offered once
- * under an unguessable id; the file is deleted after it is sent or when it expires.
+ * under an unguessable id; the file is deleted after it is sent or when it expires. And the name of
+ * every CSV export, in the browser and in the app: what it holds and the day it was made.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
+import type { UrlQuery } from '../../shared/model.js';
 
 interface Pending {
   path: string;
@@ -20,11 +22,19 @@ interface Pending {
 export class DownloadRegistry {
   private dir: Promise<string> | null = null;
   private readonly pending = new Map<string, Pending>();
+  /** Every file name handed out by this registry: a later download never takes one again. */
+  private readonly names = new Set<string>();
 
   constructor(private readonly ttlMs = 10 * 60_000) {}
 
+  /** True when a download of this registry was named `fileName` already. */
+  named(fileName: string): boolean {
+    return this.names.has(fileName);
+  }
+
   /** Writes a file through `write`, then registers it; returns the download id. */
   async create(fileName: string, write: (out: Writable) => Promise<void>): Promise<string> {
+    this.names.add(fileName); // at once: an export started meanwhile must pick another name
     this.dir ??= mkdtemp(join(tmpdir(), 'spinneret-web-'));
     const dir = await this.dir;
     const id = randomBytes(24).toString('base64url');
@@ -67,12 +77,45 @@ export class DownloadRegistry {
   }
 }
 
-/** A file name safe in a Content-Disposition header and on any file system. */
-export function csvFileName(crawlName: string): string {
-  const base = crawlName
+/** The part of a name that a Content-Disposition header and any file system take as it is. */
+function safePart(text: string, max: number): string {
+  return text
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '') // é is e and an accent: keep the e
     .replace(/[^\w.-]+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')
-    .slice(0, 80);
-  return `${base || 'crawl'}.csv`;
+    .slice(0, max)
+    .replace(/[-.]+$/, '');
+}
+
+/** What an export holds, for its name: every URL, one audit finding's URLs, or another filter's. */
+export function exportContents(filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined): string {
+  // Sorting changes the order, not what the file holds.
+  const narrowing = Object.entries(filter ?? {}).filter(([k, v]) => k !== 'sort' && v !== undefined);
+  if (narrowing.length === 0) return 'urls';
+  if (narrowing.length === 1 && narrowing[0]![0] === 'finding') return safePart(String(narrowing[0]![1]), 100) || 'finding';
+  return 'filtered';
+}
+
+/** A date as YYYY-MM-DD, in local time (the day the analyst sees on their calendar). */
+export function localDate(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/**
+ * The name of a CSV export, safe in a Content-Disposition header and on any file system:
+ * `<crawl>-urls-<date>.csv`, `<crawl>-<finding code>-<date>.csv` or `<crawl>-filtered-<date>.csv`,
+ * with -2, -3… before `.csv` while `taken` says a name is in use, so no export replaces an earlier one.
+ */
+export function exportFileName(
+  crawlName: string,
+  filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined,
+  now: Date,
+  taken: (name: string) => boolean = () => false,
+): string {
+  const stem = `${safePart(crawlName, 80) || 'crawl'}-${exportContents(filter)}-${localDate(now)}`;
+  let name = `${stem}.csv`;
+  for (let n = 2; taken(name); n++) name = `${stem}-${n}.csv`;
+  return name;
 }

@@ -20,7 +20,7 @@ import {
 } from '../../shared/contract.js';
 import type { CrawlService } from '../service/types.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
-import { DownloadRegistry, csvFileName } from '../renderer-host/downloads.js';
+import { DownloadRegistry, exportFileName } from '../renderer-host/downloads.js';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../renderer-host/security-headers.js';
 import { isPage, mimeType, resolveStaticPath } from '../renderer-host/static-files.js';
 
@@ -60,7 +60,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handlers = createHandlers(options.service, async (id, filter) => {
     const crawl = options.service.get(id);
     let rows = 0;
-    const dl = await downloads.create(csvFileName(crawl.name), async (out) => {
+    // The browser saves under this name: distinct for each export of this server.
+    const name = exportFileName(crawl.name, filter, new Date(), (n) => downloads.named(n));
+    const dl = await downloads.create(name, async (out) => {
       rows = (await options.service.exportCsv(id, out, filter)).rows;
     });
     return { rows, downloadUrl: `/download/${dl}?token=${encodeURIComponent(token)}` };

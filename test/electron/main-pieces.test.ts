@@ -16,6 +16,7 @@ import { APP_START_URL, isAppUrl, isSafeExternalUrl } from '../../electron/main/
 import { buildMenuTemplate } from '../../electron/main/menu.js';
 import { closeBeforeQuit } from '../../electron/main/quit.js';
 import { exportCsvWithDialog } from '../../electron/main/export.js';
+import { localDate } from '../../electron/renderer-host/downloads.js';
 import { defaultStateDir } from '../../electron/service/catalog/state-dir.js';
 import { createFakeService } from '../contract/fake-service.js';
 
@@ -260,8 +261,19 @@ describe('CSV export through the save dialog', () => {
       const res = await exportCsvWithDialog(service, async (o) => ((asked = o), { canceled: false, filePath: target }), dir, crawl.id, undefined);
       assert.equal(res.rows, 4);
       assert.equal(res.path, target);
-      assert.equal(asked!.defaultPath, join(dir, 'My-site-2024.csv'));
+      const day = localDate(new Date());
+      assert.equal(asked!.defaultPath, join(dir, `My-site-2024-urls-${day}.csv`));
       assert.equal((await readFile(target, 'utf8')).trim().split('\n').length, 5);
+
+      // The dialog proposes a name no file in its folder has: an earlier export is never replaced unasked.
+      await writeFile(join(dir, `My-site-2024-SITEMAP_URL_4XX-${day}.csv`), 'earlier');
+      await writeFile(join(dir, `My-site-2024-SITEMAP_URL_4XX-${day}-2.csv`), 'earlier');
+      await exportCsvWithDialog(service, async (o) => ((asked = o), { canceled: true }), dir, crawl.id, { finding: 'SITEMAP_URL_4XX' });
+      assert.equal(asked!.defaultPath, join(dir, `My-site-2024-SITEMAP_URL_4XX-${day}-3.csv`));
+      await exportCsvWithDialog(service, async (o) => ((asked = o), { canceled: true }), dir, crawl.id, { statuses: [404] });
+      assert.equal(asked!.defaultPath, join(dir, `My-site-2024-filtered-${day}.csv`));
+      await rm(join(dir, `My-site-2024-SITEMAP_URL_4XX-${day}.csv`));
+      await rm(join(dir, `My-site-2024-SITEMAP_URL_4XX-${day}-2.csv`));
 
       assert.deepEqual(await exportCsvWithDialog(service, async () => ({ canceled: true }), dir, crawl.id, undefined), { rows: 0, canceled: true });
 

@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import WebSocket from 'ws';
 import { webSocketUrlFor } from '../../shared/contract.js';
 import { startWebServer, type WebServer } from '../../electron/web/server.js';
+import { localDate } from '../../electron/renderer-host/downloads.js';
 import { createFakeService } from '../contract/fake-service.js';
 import { fakeRendererDir } from '../contract/transports.js';
 
@@ -114,9 +115,14 @@ describe('browser mode server', () => {
     assert.equal((await get(server.port, path.replace(/token=.*/, 'token=wrong'))).status, 401);
     const file = await get(server.port, path);
     assert.equal(file.status, 200);
-    assert.match(String(file.headers['content-disposition']), /attachment; filename="Shop.csv"/);
+    assert.equal(String(file.headers['content-disposition']), `attachment; filename="Shop-urls-${localDate(new Date())}.csv"`);
     assert.match(String(file.headers['content-type']), /text\/csv/);
     assert.equal(file.body.trim().split('\n').length, 6);
     assert.equal((await get(server.port, path)).status, 404, 'one time only');
+    // Exported again: a name of its own, so the browser never saves over the first file.
+    const again = await server.dispatch('exportCsv', { id: crawl.id });
+    assert.ok(again.ok);
+    const second = await get(server.port, (again.value as { downloadUrl: string }).downloadUrl);
+    assert.equal(String(second.headers['content-disposition']), `attachment; filename="Shop-urls-${localDate(new Date())}-2.csv"`);
   });
 });
