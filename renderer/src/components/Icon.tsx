@@ -32,6 +32,7 @@ const paths: Record<string, JSX.Element> = {
   spinner: <path d="M8 2.5a5.5 5.5 0 1 0 5.5 5.5" />,
   flag: <path d="M3.5 14V2.5M3.5 3h8.5l-2 3 2 3H3.5" />,
   resume: <path d="M5 3.5v9l7.5-4.5z" fill="currentColor" stroke="none" />,
+  columns: <path d="M2.5 3h11v10h-11zM6.2 3v10M9.8 3v10" />,
 };
 
 export type IconName = keyof typeof paths;

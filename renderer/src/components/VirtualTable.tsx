@@ -1,9 +1,10 @@
 /**
  * A virtualised table: a sticky header and only the visible rows (plus overscan) in the DOM,
- * whatever the row count. Rows are fixed-height divs laid out with CSS grid.
+ * whatever the row count. Rows are fixed-height divs laid out with CSS grid. With onResize, a
+ * header's right edge drags its column's width (double-click: back to its default).
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { Icon } from './Icon.js';
 
 export interface Column {
@@ -17,6 +18,9 @@ export interface Column {
   /** Takes the width left over (its width is then the minimum). */
   grow?: boolean;
 }
+
+/** The narrowest a column can be dragged. */
+const MIN_DRAG_WIDTH = 40;
 
 export interface VirtualTableProps {
   columns: Column[];
@@ -33,6 +37,8 @@ export interface VirtualTableProps {
   onMove?(delta: number): void;
   sort?: { key: string; dir: 'asc' | 'desc' };
   onSort?(key: string): void;
+  /** A column's header edge was dragged to `width` px; NaN: double-clicked, back to the default. */
+  onResize?(id: string, width: number): void;
   /** Called with the visible (plus overscan) row range, inclusive. */
   onRangeChange?(start: number, end: number): void;
   /** When this changes the table scrolls back to the top. */
@@ -71,11 +77,38 @@ export function VirtualTable(p: VirtualTableProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.activeIndex]);
 
-  const template = p.columns.map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
-  const width = p.columns.reduce((a, c) => a + c.width, 0);
+  // While an edge is dragged, that column's width follows the pointer; it is handed on when let go.
+  const [drag, setDrag] = useState<{ id: string; width: number } | null>(null);
+  const columns = drag ? p.columns.map((c) => (c.id === drag.id ? { ...c, width: drag.width, grow: false } : c)) : p.columns;
+  const onResize = p.onResize;
+  const startResize = (e: ReactPointerEvent<HTMLDivElement>, id: string) => {
+    if (!onResize || e.button !== 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    const handle = e.currentTarget;
+    const from = e.clientX;
+    const start = handle.parentElement!.getBoundingClientRect().width;
+    const widthAt = (x: number) => Math.max(MIN_DRAG_WIDTH, Math.round(start + x - from));
+    handle.setPointerCapture(e.pointerId);
+    setDrag({ id, width: start });
+    const move = (ev: PointerEvent) => setDrag({ id, width: widthAt(ev.clientX) });
+    const end = (ev: PointerEvent) => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', end);
+      handle.removeEventListener('pointercancel', end);
+      setDrag(null);
+      if (ev.type === 'pointerup') onResize(id, widthAt(ev.clientX));
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', end);
+    handle.addEventListener('pointercancel', end);
+  };
+
+  const template = columns.map((c) => (c.grow ? `minmax(${c.width}px, 1fr)` : `${c.width}px`)).join(' ');
+  const width = columns.reduce((a, c) => a + c.width, 0);
   return (
     <div
-      className="vtable"
+      className={`vtable${drag ? ' resizing' : ''}`}
       ref={scrollRef}
       role="grid"
       aria-label={p.ariaLabel}
@@ -92,7 +125,7 @@ export function VirtualTable(p: VirtualTableProps) {
       }}
     >
       <div className="vhead" role="row" style={{ gridTemplateColumns: template, minWidth: width }}>
-        {p.columns.map((c) => {
+        {columns.map((c) => {
           const sorted = p.sort && c.sortKey && p.sort.key === c.sortKey ? p.sort.dir : null;
           return (
             <div
@@ -104,8 +137,24 @@ export function VirtualTable(p: VirtualTableProps) {
               onClick={c.sortKey && p.onSort ? () => p.onSort!(c.sortKey!) : undefined}
               data-col={c.id}
             >
-              <span>{c.label}</span>
+              <span className="vth-label">{c.label}</span>
               {sorted && <Icon name="chevronDown" size={11} className={sorted === 'asc' ? 'flip' : ''} />}
+              {onResize && (
+                <div
+                  className={`vth-resize${drag?.id === c.id ? ' dragging' : ''}`}
+                  role="separator"
+                  aria-orientation="vertical"
+                  aria-label={`Resize ${c.label}`}
+                  title="Drag to resize; double-click for the default width"
+                  data-resize={c.id}
+                  onPointerDown={(e) => startResize(e, c.id)}
+                  onClick={(e) => e.stopPropagation()}
+                  onDoubleClick={(e) => {
+                    e.stopPropagation();
+                    onResize(c.id, NaN);
+                  }}
+                />
+              )}
             </div>
           );
         })}
@@ -131,11 +180,16 @@ export function VirtualTable(p: VirtualTableProps) {
               >
                 {cells
                   ? cells.map((cell, i) => (
-                      <div key={p.columns[i]!.id} role="gridcell" className={`vcell${p.columns[i]!.align ? ` al-${p.columns[i]!.align}` : ''}`}>
+                      <div
+                        key={columns[i]!.id}
+                        role="gridcell"
+                        className={`vcell${columns[i]!.align ? ` al-${columns[i]!.align}` : ''}`}
+                        data-col={columns[i]!.id}
+                      >
                         {cell}
                       </div>
                     ))
-                  : p.columns.map((c) => (
+                  : columns.map((c) => (
                       <div key={c.id} role="gridcell" className="vcell">
                         <span className="skeleton" />
                       </div>

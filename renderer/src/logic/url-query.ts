@@ -1,5 +1,7 @@
-/** The URL table's filter state and the contract query it stands for. */
+/** The URL table's filter state, the contract query it stands for, and the chips that name it. */
 import { REQUEST_SOURCES, type RequestSource, type StatusClass, type UrlQuery, type UrlSortKey, type UrlState } from '../../../shared/model.js';
+import { lastSegment } from './format.js';
+import { SOURCE_LABEL, STATE_LABEL, STATUS_CLASS_LABEL } from './labels.js';
 
 export type Tri = 'any' | 'yes' | 'no';
 
@@ -8,6 +10,8 @@ export interface UrlFilter {
   states: UrlState[];
   sources: RequestSource[];
   statusClasses: StatusClass[];
+  /** Exact HTTP statuses; with statusClasses, a URL in either matches. */
+  statuses: number[];
   inSitemap: Tri;
   blocked: Tri;
   /** Set from the sitemap tree: only URLs this node listed. */
@@ -31,6 +35,7 @@ export function emptyFilter(): UrlFilter {
     states: [],
     sources: [],
     statusClasses: [],
+    statuses: [],
     inSitemap: 'any',
     blocked: 'any',
     sitemapId: null,
@@ -52,6 +57,7 @@ export function filterToQuery(f: UrlFilter): Omit<UrlQuery, 'offset' | 'limit'> 
   if (f.states.length) q.states = [...f.states];
   if (f.sources.length) q.sources = [...f.sources];
   if (f.statusClasses.length) q.statusClasses = [...f.statusClasses];
+  if (f.statuses.length) q.statuses = [...f.statuses];
   const inSitemap = tri(f.inSitemap);
   if (inSitemap !== undefined) q.inSitemap = inSitemap;
   const blocked = tri(f.blocked);
@@ -95,11 +101,121 @@ export function describeFilter(f: UrlFilter): string {
   const parts: string[] = [];
   if (f.states.length) parts.push(`state ${f.states.join(', ')}`);
   if (f.sources.length) parts.push(`source ${f.sources.join(', ')}`);
-  if (f.statusClasses.length) parts.push(`status ${f.statusClasses.join(', ')}`);
+  if (f.statusClasses.length || f.statuses.length) parts.push(`status ${statusText(f, ', ')}`);
   if (f.inSitemap !== 'any') parts.push(f.inSitemap === 'yes' ? 'in a sitemap' : 'in no sitemap');
   if (f.blocked !== 'any') parts.push(f.blocked === 'yes' ? 'blocked' : 'not blocked');
   if (f.sitemapId) parts.push(`listed by ${f.sitemapUrl ?? f.sitemapId}`);
   if (f.finding) parts.push(`issue: ${f.findingTitle ?? f.finding}`);
   if (f.search.trim()) parts.push(`matching "${f.search.trim()}"`);
   return parts.length ? parts.join(' · ') : 'no filter';
+}
+
+/** The status filter in words: classes, then exact codes ("4xx or 503"). */
+function statusText(f: UrlFilter, or: string): string {
+  return [...f.statusClasses.map((c) => STATUS_CLASS_LABEL[c]), ...f.statuses.map(String)].join(or);
+}
+
+/** Most exact statuses one filter takes (the contract's limit). */
+export const MAX_STATUSES = 100;
+
+/**
+ * Reads exact HTTP statuses as typed ("404, 410" or "404 410"): sorted, without repeats; an empty
+ * text is no filter. An error says which part is not a status.
+ */
+export function parseStatusCodes(text: string): { codes: number[] } | { error: string } {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  const codes = new Set<number>();
+  for (const p of parts) {
+    if (!/^\d{3}$/.test(p) || Number(p) < 100) return { error: `"${p}" is not an HTTP status: use three digits, 100 to 999.` };
+    codes.add(Number(p));
+  }
+  if (codes.size > MAX_STATUSES) return { error: `At most ${MAX_STATUSES} statuses at once.` };
+  return { codes: [...codes].sort((a, b) => a - b) };
+}
+
+/** One applied filter as the chip row shows it: "State: Error or Blocked". */
+export interface FilterChip {
+  kind: 'finding' | 'sitemap' | 'search' | 'states' | 'sources' | 'status' | 'inSitemap' | 'blocked';
+  label: string;
+  value: string;
+  /** The chip's tooltip: the whole value (a sitemap's URL, a finding's code). */
+  title: string;
+  /** A finding's code. */
+  code?: string;
+}
+
+/** Every filter applied, in words, in the order the analyst set them up (where they came from first). */
+export function filterChips(f: UrlFilter): FilterChip[] {
+  const chips: FilterChip[] = [];
+  const or = (xs: string[]) => xs.join(' or ');
+  if (f.finding) {
+    const title = f.findingTitle ?? f.finding;
+    chips.push({ kind: 'finding', label: 'Issue', value: title, title: `URLs with the issue "${title}" (${f.finding})`, code: f.finding });
+  }
+  if (f.sitemapId) {
+    const url = f.sitemapUrl ?? f.sitemapId;
+    chips.push({ kind: 'sitemap', label: 'Listed by', value: lastSegment(url), title: `URLs listed by ${url}` });
+  }
+  const search = f.search.trim();
+  if (search) chips.push({ kind: 'search', label: 'Search', value: `"${search}"`, title: `URL or title contains "${search}" (any case)` });
+  if (f.states.length) {
+    const v = or(f.states.map((x) => STATE_LABEL[x]));
+    chips.push({ kind: 'states', label: 'State', value: v, title: `State is ${v}` });
+  }
+  if (f.sources.length) {
+    const v = or(f.sources.map((x) => SOURCE_LABEL[x]));
+    chips.push({ kind: 'sources', label: 'Source', value: v, title: `First found through ${v}` });
+  }
+  if (f.statusClasses.length || f.statuses.length) {
+    const v = statusText(f, ' or ');
+    chips.push({ kind: 'status', label: 'Status', value: v, title: `HTTP status is ${v}` });
+  }
+  if (f.inSitemap !== 'any') {
+    const yes = f.inSitemap === 'yes';
+    chips.push({ kind: 'inSitemap', label: 'In sitemap', value: yes ? 'Yes' : 'No', title: yes ? 'Listed by at least one sitemap' : 'Listed by no sitemap' });
+  }
+  if (f.blocked !== 'any') {
+    const yes = f.blocked === 'yes';
+    chips.push({ kind: 'blocked', label: 'Blocked', value: yes ? 'Yes' : 'No', title: yes ? 'Disallowed by robots.txt' : 'Not disallowed by robots.txt' });
+  }
+  return chips;
+}
+
+/** The filter without the one a chip names (sorting stays). */
+export function removeChip(f: UrlFilter, kind: FilterChip['kind']): UrlFilter {
+  switch (kind) {
+    case 'finding':
+      return { ...f, finding: null, findingTitle: null };
+    case 'sitemap':
+      return { ...f, sitemapId: null, sitemapUrl: null };
+    case 'search':
+      return { ...f, search: '' };
+    case 'states':
+      return { ...f, states: [] };
+    case 'sources':
+      return { ...f, sources: [] };
+    case 'status':
+      return { ...f, statusClasses: [], statuses: [] };
+    case 'inSitemap':
+      return { ...f, inSitemap: 'any' };
+    case 'blocked':
+      return { ...f, blocked: 'any' };
+  }
+}
+
+/**
+ * A click in another view (a finding, a tree node) narrows the table to what it names, in place of
+ * any earlier one of those: a sitemap's URLs and a finding's URLs are one filter, "where these URLs
+ * come from", so the two never stack unseen into an empty table. A node's own finding (a badge of the
+ * tree) sets both at once. Keeps the table's own filters (search, state, status…) when `keep` is set.
+ */
+export function drillDown(f: UrlFilter, to: { finding?: { code: string; title: string }; sitemap?: { id: string; url: string } }, keep: boolean): UrlFilter {
+  const base = keep ? f : { ...emptyFilter(), sort: f.sort };
+  return {
+    ...base,
+    finding: to.finding?.code ?? null,
+    findingTitle: to.finding?.title ?? null,
+    sitemapId: to.sitemap?.id ?? null,
+    sitemapUrl: to.sitemap?.url ?? null,
+  };
 }

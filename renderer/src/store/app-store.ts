@@ -5,7 +5,7 @@ import type { Connection } from '../api/connect.js';
 import { toApiError, type ExportFilter, type SpinneretApi } from '../api/types.js';
 import { applyProgress, removeCrawl, sortCrawls, upsertCrawl } from '../logic/crawls.js';
 import { appendPoint, type HistoryPoint } from '../logic/history.js';
-import { emptyFilter, type UrlFilter } from '../logic/url-query.js';
+import { drillDown, emptyFilter, removeChip, type UrlFilter } from '../logic/url-query.js';
 import { emptyTree, mergeNodes, setChildren, setExpanded, type TreeState } from '../logic/tree.js';
 import type { CrawlAction } from '../logic/actions.js';
 
@@ -396,6 +396,11 @@ export function setFilter(id: string, update: (f: UrlFilter) => UrlFilter): void
   setCrawl(id, (c) => ({ filter: update(c.filter) }));
 }
 
+/** Clears every filter of the URL table (the sort stays), and with the sitemap filter the tree's selection. */
+export function clearFilters(id: string): void {
+  setCrawl(id, (c) => ({ filter: { ...emptyFilter(), sort: c.filter.sort }, selectedNode: null }));
+}
+
 export function selectUrl(id: string, urlId: number | null): void {
   setCrawl(id, () => ({ selectedUrl: urlId }));
 }
@@ -457,18 +462,12 @@ export async function loadFindings(id: string, force = false): Promise<void> {
 
 /**
  * Shows the URLs a finding affects: the URL table filtered to it (a removable chip), every other
- * filter cleared — or, from a tree node, the URLs that node lists with that finding.
+ * filter cleared, so the table shows the finding's count — or, from a tree node, the URLs that node
+ * lists with that finding.
  */
 export function showFinding(id: string, finding: Pick<AuditFinding, 'code' | 'title'>, node?: Pick<SitemapNode, 'id' | 'url'>): void {
   setCrawl(id, () => ({ selectedNode: node?.id ?? null }));
-  setFilter(id, (f) => ({
-    ...emptyFilter(),
-    sort: f.sort,
-    finding: finding.code,
-    findingTitle: finding.title,
-    sitemapId: node?.id ?? null,
-    sitemapUrl: node?.url ?? null,
-  }));
+  setFilter(id, (f) => drillDown(f, { finding, sitemap: node }, false));
   selectUrl(id, null);
   setTab('urls');
 }
@@ -492,9 +491,12 @@ export function toggleNode(id: string, nodeId: string, open: boolean): void {
   if (open) void loadChildren(id, nodeId);
 }
 
-/** Selects a tree node and narrows the URL table to the URLs it listed (again: clears it). */
+/**
+ * Selects a tree node and narrows the URL table to the URLs it listed, in place of an earlier node's
+ * or finding's filter (the table's own filters stay); null clears the node's filter.
+ */
 export function selectNode(id: string, node: SitemapNode | null): void {
   setCrawl(id, () => ({ selectedNode: node?.id ?? null }));
-  setFilter(id, (f) => ({ ...f, sitemapId: node?.id ?? null, sitemapUrl: node?.url ?? null }));
+  setFilter(id, (f) => (node ? drillDown(f, { sitemap: node }, true) : removeChip(f, 'sitemap')));
   selectUrl(id, null);
 }

@@ -303,7 +303,10 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
         <div className="muted small">No problems found in this {node.type === 'robots' ? 'file' : 'sitemap'}.</div>
       )}
       <NodeFindings crawlId={crawlId} node={node} />
-      <div className="hint">The URL table is filtered to what this node listed. Double-click a node to jump there.</div>
+      <div className="hint">
+        The URL table is filtered to what this node listed, in place of an earlier node or issue. Double-click a node to jump there
+        {node.findings?.length ? '; pick an audit finding above for the URLs of this sitemap that have it' : ''}.
+      </div>
     </div>
   );
 }

@@ -1,29 +1,35 @@
-/** The live URL table: virtualised, pulled a page at a time, with filters, search and a detail pane. */
+/**
+ * The live URL table: virtualised, pulled a page at a time, with the columns the analyst chose (and
+ * sized), filters named by chips, search and a detail pane.
+ */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CrawlSummary, UrlRow, UrlSortKey } from '../../../shared/model.js';
-import { EmptyState, ErrorState, HttpStatus } from '../components/Bits.js';
+import { EmptyState, ErrorState } from '../components/Bits.js';
+import { ColumnChooser } from '../components/ColumnChooser.js';
 import { Icon } from '../components/Icon.js';
 import { MultiSelect, TriToggle } from '../components/MultiSelect.js';
+import { StatusFilter } from '../components/StatusFilter.js';
 import { VirtualTable, type Column } from '../components/VirtualTable.js';
+import { useColumnPrefs } from '../hooks/useColumnPrefs.js';
 import { usePagedRows } from '../hooks/usePagedRows.js';
-import { formatCount, lastSegment } from '../logic/format.js';
-import { ALL_SOURCES, ALL_STATES, ALL_STATUS_CLASSES, emptyFilter, filterKey, isFiltered, nextSort, pageQuery } from '../logic/url-query.js';
-import { SOURCE_LABEL, STATE_LABEL, STATUS_CLASS_LABEL } from '../logic/labels.js';
-import { getApi, loadFindings, selectNode, selectUrl, setFilter, useApp } from '../store/app-store.js';
+import { defaultPrefs, resizeColumn, toggleColumn, visibleColumns, widthOf } from '../logic/columns.js';
+import { formatCount } from '../logic/format.js';
+import {
+  ALL_SOURCES,
+  ALL_STATES,
+  emptyFilter,
+  filterChips,
+  filterKey,
+  isFiltered,
+  nextSort,
+  pageQuery,
+  removeChip,
+  type FilterChip,
+} from '../logic/url-query.js';
+import { SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
+import { clearFilters, getApi, loadFindings, selectNode, selectUrl, setFilter, useApp } from '../store/app-store.js';
 import { UrlDetailPane } from './UrlDetail.js';
-
-const COLUMNS: Column[] = [
-  { id: 'id', label: '#', width: 64, sortKey: 'id', align: 'right' },
-  { id: 'url', label: 'URL', width: 380, sortKey: 'url', grow: true },
-  { id: 'state', label: 'State', width: 82, sortKey: 'state' },
-  { id: 'source', label: 'Source', width: 72, sortKey: 'source' },
-  { id: 'depth', label: 'Depth', width: 56, sortKey: 'depth', align: 'right' },
-  { id: 'status', label: 'Status', width: 60, sortKey: 'status', align: 'right' },
-  { id: 'contentType', label: 'Content type', width: 150 },
-  { id: 'inSitemaps', label: 'In sitemaps', width: 90, align: 'right', title: 'How many sitemaps list the URL' },
-  { id: 'lastmod', label: 'Lastmod', width: 160, sortKey: 'lastmod' },
-  { id: 'title', label: 'Title', width: 320, sortKey: 'title' },
-];
+import { URL_COLUMNS, URL_COLUMNS_KEY } from './url-columns.js';
 
 export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
   const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
@@ -47,33 +53,28 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
   const [activeIndex, setActiveIndex] = useState<number | null>(null);
   useEffect(() => setActiveIndex(null), [key]);
 
+  const [prefs, updatePrefs] = useColumnPrefs(URL_COLUMNS_KEY, URL_COLUMNS);
+  const shown = useMemo(() => visibleColumns(prefs, URL_COLUMNS), [prefs]);
+  const columns: Column[] = shown.map((c) => ({
+    id: c.key,
+    label: c.label,
+    width: widthOf(prefs, c),
+    sortKey: c.key,
+    align: c.align,
+    title: `${c.description}. Click to sort.`,
+    grow: c.grow && prefs.widths[c.key] === undefined,
+  }));
+  const toggle = (key: UrlSortKey) => {
+    // Hiding the column the table is sorted by: back to the crawl's order, not a sort nobody can see.
+    if (filter.sort.key === key && prefs.shown.includes(key)) setFilter(crawl.id, (f) => ({ ...f, sort: emptyFilter().sort }));
+    updatePrefs((p) => toggleColumn(p, URL_COLUMNS, key));
+  };
+  const initial = defaultPrefs(URL_COLUMNS);
+  const customised = Object.keys(prefs.widths).length > 0 || prefs.shown.join() !== initial.shown.join();
+
   const renderCells = (i: number) => {
     const r = paged.row(i);
-    if (!r) return null;
-    return [
-      <span className="num muted">{r.id}</span>,
-      <span className="url-cell" title={r.url}>
-        {r.url}
-      </span>,
-      <span className={`state state-${r.state}`}>{STATE_LABEL[r.state]}</span>,
-      <span className={`src src-${r.source}`}>{SOURCE_LABEL[r.source]}</span>,
-      <span className="num">{r.depth}</span>,
-      <HttpStatus status={r.status} />,
-      <span className="muted ellipsis" title={r.contentType}>
-        {r.contentType ?? ''}
-      </span>,
-      r.inSitemaps.length ? (
-        <span className="num" title={r.inSitemaps.join('\n')}>
-          {r.inSitemaps.length}
-        </span>
-      ) : (
-        <span className="muted">—</span>
-      ),
-      <span className="mono-num ellipsis">{r.lastmod ?? ''}</span>,
-      <span className="ellipsis" title={r.title}>
-        {r.title ?? ''}
-      </span>,
-    ];
+    return r ? shown.map((c) => c.cell(r)) : null;
   };
 
   const choose = (i: number) => {
@@ -81,10 +82,36 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
     setActiveIndex(i);
     if (r) selectUrl(crawl.id, r.id);
   };
+  const clearAll = () => clearFilters(crawl.id);
+  const chips = filterChips(filter);
 
   return (
     <div className={`urls${selected !== null ? ' with-detail' : ''}`}>
-      <FilterBar crawl={crawl} total={paged.total} />
+      <FilterBar crawl={crawl} />
+      <div className={`chipbar${chips.length ? ' filtered' : ''}`} data-testid="filter-chips" aria-label="Filters applied">
+        {chips.length > 0 ? (
+          <>
+            <span className="chipbar-label">{chips.length === 1 ? 'Filtered by' : 'Filtered by all of'}</span>
+            <Chips crawlId={crawl.id} chips={chips} testIds />
+            <button type="button" className="link-btn" onClick={clearAll} data-testid="clear-filters">
+              Clear all
+            </button>
+          </>
+        ) : (
+          <span className="muted">No filter: every URL the crawl found</span>
+        )}
+        <span className="filterbar-count num" data-testid="url-count" data-total={paged.total ?? ''}>
+          {paged.total === null ? '…' : `${formatCount(paged.total)} ${paged.total === 1 ? 'URL' : 'URLs'}`}
+          {isFiltered(filter) && paged.total !== null && <span className="muted"> of {formatCount(crawl.counters.discovered)}</span>}
+        </span>
+        <ColumnChooser
+          columns={URL_COLUMNS}
+          shown={prefs.shown}
+          onToggle={(k) => toggle(k as UrlSortKey)}
+          onReset={() => updatePrefs(() => defaultPrefs(URL_COLUMNS))}
+          canReset={customised}
+        />
+      </div>
       <div className="urls-body">
         <div className="urls-table">
           {paged.error && paged.total === null ? (
@@ -93,7 +120,7 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
             <VirtualTable
               ariaLabel="URLs"
               testId="url-table"
-              columns={COLUMNS}
+              columns={columns}
               count={total}
               renderCells={renderCells}
               rowKey={(i) => paged.row(i)?.id ?? `p${i}`}
@@ -106,6 +133,7 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
               onMove={(d) => choose(Math.max(0, Math.min(total - 1, (activeIndex ?? -1) + d)))}
               sort={filter.sort}
               onSort={(k) => setFilter(crawl.id, (f) => ({ ...f, sort: nextSort(f.sort, k as UrlSortKey) }))}
+              onResize={(id, width) => updatePrefs((p) => resizeColumn(p, id, width))}
               onRangeChange={paged.setRange}
               resetKey={key}
               empty={
@@ -114,11 +142,7 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
                     Loading URLs…
                   </div>
                 ) : isFiltered(filter) ? (
-                  <EmptyState title="No URLs match this filter" icon="filter">
-                    <button type="button" className="btn" onClick={() => setFilter(crawl.id, (f) => ({ ...emptyFilter(), sort: f.sort }))}>
-                      Clear the filter
-                    </button>
-                  </EmptyState>
+                  <NoMatches crawl={crawl} chips={chips} onClearAll={clearAll} />
                 ) : crawl.status === 'created' ? (
                   <EmptyState title="No URLs yet">Start the crawl: URLs appear here as soon as they are found.</EmptyState>
                 ) : (
@@ -142,7 +166,89 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
   );
 }
 
-function FilterBar({ crawl, total }: { crawl: CrawlSummary; total: number | null }) {
+/**
+ * The table is empty under its filters: which ones, each with how many URLs its removal would bring
+ * back (asked of the service once), and a way to clear them all.
+ */
+function NoMatches({ crawl, chips, onClearAll }: { crawl: CrawlSummary; chips: FilterChip[]; onClearAll(): void }) {
+  const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
+  const key = filterKey(filter);
+  const [without, setWithout] = useState<Partial<Record<FilterChip['kind'], number>>>({});
+  useEffect(() => {
+    let alive = true;
+    setWithout({});
+    for (const c of filterChips(filter)) {
+      getApi()
+        .queryUrls({ id: crawl.id, query: pageQuery(removeChip(filter, c.kind), 0, 0) })
+        .then(
+          (page) => alive && setWithout((w) => ({ ...w, [c.kind]: page.total })),
+          () => {}, // only a hint: the chips say what is applied either way
+        );
+    }
+    return () => {
+      alive = false;
+    };
+    // The key stands for the filter.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, crawl.id]);
+  const live = crawl.status === 'running';
+  return (
+    <EmptyState title="No URLs match these filters" icon="filter">
+      <span data-testid="empty-filters">{chips.length === 1 ? 'This filter is applied:' : `These ${chips.length} filters are applied together:`}</span>
+      <Chips crawlId={crawl.id} chips={chips} notes={without} column />
+      {live && <span>The crawl is still running: matching URLs may still come.</span>}
+      <button type="button" className="btn" onClick={onClearAll} data-testid="empty-clear">
+        Clear {chips.length === 1 ? 'the filter' : 'all filters'}
+      </button>
+    </EmptyState>
+  );
+}
+
+/** Each applied filter in words, with a × that removes it (and, in `notes`, how many URLs that would show). */
+function Chips({
+  crawlId,
+  chips,
+  testIds = false,
+  notes,
+  column = false,
+}: {
+  crawlId: string;
+  chips: FilterChip[];
+  testIds?: boolean;
+  notes?: Partial<Record<FilterChip['kind'], number>>;
+  column?: boolean;
+}) {
+  const remove = (kind: FilterChip['kind']) => {
+    // The sitemap filter is the tree's selection: removing it deselects the node too.
+    if (kind === 'sitemap') selectNode(crawlId, null);
+    else setFilter(crawlId, (f) => removeChip(f, kind));
+  };
+  const testId = (kind: FilterChip['kind']) =>
+    !testIds ? undefined : kind === 'finding' ? 'finding-chip' : kind === 'sitemap' ? 'sitemap-chip' : `chip-${kind}`;
+  return (
+    <span className={`chips${column ? ' chips-column' : ''}`}>
+      {chips.map((c) => (
+        <span key={c.kind} className="chip-line">
+          <span className={`chip chip-${c.kind}`} data-testid={testId(c.kind)} data-chip={c.kind} data-code={c.code} title={c.title}>
+            {c.kind === 'finding' ? <Icon name="flag" size={12} /> : c.kind === 'sitemap' ? <Icon name="sitemap" size={12} /> : null}
+            <span className="chip-label">{c.label}:</span>
+            <span className="chip-value">{c.value}</span>
+            <button type="button" className="chip-x" aria-label={`Remove the filter ${c.label}: ${c.value}`} onClick={() => remove(c.kind)}>
+              <Icon name="close" size={11} />
+            </button>
+          </span>
+          {notes && (
+            <span className="chip-note muted small" data-testid={`without-${c.kind}`} data-total={notes[c.kind] ?? ''}>
+              {notes[c.kind] === undefined ? '' : `without it: ${formatCount(notes[c.kind])} ${notes[c.kind] === 1 ? 'URL' : 'URLs'}`}
+            </span>
+          )}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function FilterBar({ crawl }: { crawl: CrawlSummary }) {
   const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
   const [search, setSearch] = useState(filter.search);
   // Typing is debounced so that each key press does not query main.
@@ -154,7 +260,6 @@ function FilterBar({ crawl, total }: { crawl: CrawlSummary; total: number | null
   useEffect(() => setSearch(filter.search), [filter.search]);
   const stateOpts = useMemo(() => ALL_STATES.map((s) => ({ value: s, label: STATE_LABEL[s], tone: `tone-state-${s}` })), []);
   const sourceOpts = useMemo(() => ALL_SOURCES.map((s) => ({ value: s, label: SOURCE_LABEL[s] })), []);
-  const statusOpts = useMemo(() => ALL_STATUS_CLASSES.map((s) => ({ value: s, label: STATUS_CLASS_LABEL[s], tone: `tone-${s}` })), []);
   const upd = (patch: Partial<typeof filter>) => setFilter(crawl.id, (f) => ({ ...f, ...patch }));
   return (
     <div className="filterbar">
@@ -172,39 +277,9 @@ function FilterBar({ crawl, total }: { crawl: CrawlSummary; total: number | null
       </div>
       <MultiSelect label="State" options={stateOpts} selected={filter.states} onChange={(states) => upd({ states })} testId="filter-state" />
       <MultiSelect label="Source" options={sourceOpts} selected={filter.sources} onChange={(sources) => upd({ sources })} testId="filter-source" />
-      <MultiSelect label="Status" options={statusOpts} selected={filter.statusClasses} onChange={(statusClasses) => upd({ statusClasses })} testId="filter-status" />
+      <StatusFilter classes={filter.statusClasses} codes={filter.statuses} onChange={(p) => upd(p)} />
       <TriToggle label="In sitemap" value={filter.inSitemap} onChange={(inSitemap) => upd({ inSitemap })} yes="Yes" no="No" testId="filter-insitemap" />
       <TriToggle label="Blocked" value={filter.blocked} onChange={(blocked) => upd({ blocked })} yes="Yes" no="No" testId="filter-blocked" />
-      {filter.sitemapId && (
-        <span className="chip" data-testid="sitemap-chip" title={filter.sitemapUrl ?? filter.sitemapId}>
-          <Icon name="sitemap" size={12} /> {lastSegment(filter.sitemapUrl ?? filter.sitemapId)}
-          <button type="button" className="chip-x" aria-label="Remove the sitemap filter" onClick={() => selectNode(crawl.id, null)}>
-            <Icon name="close" size={11} />
-          </button>
-        </span>
-      )}
-      {filter.finding && (
-        <span className="chip" data-testid="finding-chip" data-code={filter.finding} title={`Issue: ${filter.findingTitle ?? ''} (${filter.finding})`}>
-          <Icon name="flag" size={12} /> {filter.findingTitle ?? filter.finding}
-          <button
-            type="button"
-            className="chip-x"
-            aria-label="Remove the issue filter"
-            onClick={() => setFilter(crawl.id, (f) => ({ ...f, finding: null, findingTitle: null }))}
-          >
-            <Icon name="close" size={11} />
-          </button>
-        </span>
-      )}
-      {isFiltered(filter) && (
-        <button type="button" className="link-btn" onClick={() => setFilter(crawl.id, (f) => ({ ...emptyFilter(), sort: f.sort }))}>
-          Clear all
-        </button>
-      )}
-      <span className="filterbar-count num" data-testid="url-count" data-total={total ?? ''}>
-        {total === null ? '…' : `${formatCount(total)} ${total === 1 ? 'URL' : 'URLs'}`}
-        {isFiltered(filter) && total !== null && <span className="muted"> of {formatCount(crawl.counters.discovered)}</span>}
-      </span>
     </div>
   );
 }
