@@ -57,5 +57,5 @@ export default tseslint.config(
     files: ['electron/cli/**/*.ts', 'electron/web/**/*.ts', 'electron/renderer-host/**/*.ts', 'shared/**/*.ts'],
     rules: { 'no-restricted-imports': boundary([noElectron]) },
   },
-  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' }, rules: { '@typescript-eslint/no-require-imports': 'off' } },
 );

@@ -346,7 +346,7 @@ test('HTTP errors, network errors and fatal parse problems end on the node; earl
   const deadOrigin = dead.origin;
   await dead.close();
   const server = await serve({
-    '/index.xml': (o) => ({
+    '/index.xml': () => ({
       body: index([{ path: '/gone.xml' }, { path: '/broken.xml' }, { path: '/fine.xml' }]).replace(
         '</sitemapindex>',
         `<sitemap><loc>${deadOrigin}/dead.xml</loc></sitemap></sitemapindex>`,

@@ -102,7 +102,6 @@ test('the fast path never disagrees with the full normalisation', () => {
     'http://ex.com/;params=1;x/?q=1/2?3',
   ];
   for (const url of tricky) {
-    let fast: string;
     let full: string;
     try {
       full = toUniqueKeyFull(url);
@@ -110,7 +109,7 @@ test('the fast path never disagrees with the full normalisation', () => {
       assert.equal(tryUniqueKey(url), null, url);
       continue;
     }
-    fast = toUniqueKey(url);
+    const fast = toUniqueKey(url);
     assert.equal(fast, full, url);
     assert.equal(toUniqueKey(full), full, `idempotent: ${url}`);
   }

@@ -32,7 +32,7 @@ import { open as openFile, unlink, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Problem, SitemapNode, SitemapType, SitemapUrlEntry } from '../../../shared/model.js';
+import type { Problem, SitemapNode, SitemapType } from '../../../shared/model.js';
 import {
   EngineError,
   type FetchOptions,

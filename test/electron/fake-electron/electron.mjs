@@ -7,7 +7,6 @@ const report = { calls: [], windows: [], ipc: {}, protocol: {}, menu: [], events
 const appListeners = new Map();
 let ipcHandler = null;
 let protocolHandler = null;
-let quitCount = 0;
 
 let printed = false;
 function print() {
@@ -64,7 +63,6 @@ export const app = {
   isPackaged: false,
   requestSingleInstanceLock: () => process.env.FAKE_LOCK !== 'taken',
   quit() {
-    quitCount++;
     report.calls.push('app.quit');
     const l = appListeners.get('before-quit');
     let prevented = false;
