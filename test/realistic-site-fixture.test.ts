@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { startRealSite, SPECIAL, type RealSite, type RealSiteEvent, type RealUrlExpectation } from './fixtures/real-site/site.js';
-import { CATEGORIES, COLOURS, isDisallowed } from './fixtures/real-site/spec.js';
+import { CATEGORIES, COLOURS, isDisallowed, SPECIAL_FIELDS } from './fixtures/real-site/spec.js';
 
 interface Raw {
   status: number;
@@ -113,6 +113,35 @@ describe('the realistic site serves its spec', () => {
       if (p.lang === 'en') assert.ok(html.includes('<nav aria-label="Main">'), `${p.path}: navigation`);
       if (p.anchors.some((x) => x.region === 'breadcrumb')) assert.match(html, /<nav aria-label="Breadcrumb">[\s\S]*aria-current="page"/, p.path);
     }
+  });
+
+  test('on-page fields: every page its meta descriptions, H1s, <html lang>, Last-Modified and ETag as specified', async () => {
+    const decode = (h: string) =>
+      unesc(h.replace(/&#x([0-9a-f]+);/gi, (_, x: string) => String.fromCodePoint(parseInt(x, 16))).replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d))))
+        .replace(/&auml;/g, 'ä').replace(/&ouml;/g, 'ö').replace(/&uuml;/g, 'ü').replace(/&Uuml;/g, 'Ü');
+    for (const p of site.spec.pages) {
+      const r = await rawGet(site.url(p.path));
+      const html = r.body.toString();
+      const descriptions = [...html.matchAll(/<meta name="description" content="([^"]*)">/g)].map((m) => decode(m[1]!));
+      assert.deepEqual(descriptions, p.descriptions, `${p.path} meta descriptions`);
+      assert.deepEqual([...html.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => decode(m[1]!)), p.h1s, `${p.path} H1s`);
+      assert.equal(/<html(?: lang="([^"]*)")?>/.exec(html)?.[1], p.htmlLang === undefined ? p.lang : (p.htmlLang ?? undefined), `${p.path} <html lang>`);
+      if (p.entities) assert.ok(/&#x1F331;|&Uuml;|&#8212;/.test(html) && !/[^\x00-\x7f]/.test(html.slice(html.indexOf('<meta name="description"'), html.indexOf('</head>'))), `${p.path}: references, no raw non-ASCII`);
+      assert.equal(r.headers['last-modified'], p.lastModified, `${p.path} Last-Modified`);
+      assert.equal(r.headers.etag, p.etag, `${p.path} ETag`);
+    }
+    // Each oddity is there (and the expectations say what a crawler records of it).
+    const e = (path: string) => site.expected.fields[path]!;
+    assert.deepEqual([e(SPECIAL_FIELDS.noH1).h1, e(SPECIAL_FIELDS.noH1).h1Count], [undefined, 0]);
+    assert.deepEqual([e(SPECIAL_FIELDS.noDescription).metaDescription, e(SPECIAL_FIELDS.noDescription).metaDescriptionCount, e(SPECIAL_FIELDS.noDescription).lang], [undefined, 0, undefined]);
+    assert.deepEqual([e(SPECIAL_FIELDS.emptyFields).metaDescription, e(SPECIAL_FIELDS.emptyFields).h1, e(SPECIAL_FIELDS.emptyFields).lang], ['', '', '']);
+    const rep = e(SPECIAL_FIELDS.repeated);
+    assert.deepEqual([rep.metaDescription, rep.metaDescriptionCount, rep.h1, rep.h1Count, rep.lang], ['Questions and answers: delivery, returns, care.', 2, 'FAQ', 2, 'en-GB']);
+    assert.equal(e(SPECIAL_FIELDS.longDescription).metaDescription!.length <= 1024, true);
+    assert.ok(site.spec.pages.find((p) => p.path === SPECIAL_FIELDS.longDescription)!.descriptions[0]!.length > 1024);
+    assert.equal(e(SPECIAL_FIELDS.entities).metaDescription, 'Über uns: Gärten, Küchen & Werkzeug seit 1998 🌱');
+    assert.equal(e(SPECIAL_FIELDS.rawUtf8).metaDescription, 'Gartengeräte, Küche & Licht 🌱 — Hearth & Acre');
+    assert.ok(site.spec.pages.filter((p) => p.etag?.startsWith('W/')).length > 0 && site.spec.pages.filter((p) => p.lastModified).length > 0);
   });
 
   test('200 pages are self-canonical except the colour variants, sort orders and the tracked landing', () => {
