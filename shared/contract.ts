@@ -87,6 +87,21 @@ export const UrlStateSchema = zEnum([
 ]);
 export const CrawlStatusSchema = zEnum(['created', 'running', 'paused', 'finished', 'failed']);
 export const StatusClassSchema = zEnum(['2xx', '3xx', '4xx', '5xx', 'other', 'none']);
+export const IndexabilitySchema = zEnum(['indexable', 'non-indexable']);
+/**
+ * Why a URL is not indexable: the first that applies, in this order (electron/service/audit/
+ * indexability.ts is the one rule; the README's CSV section says the same).
+ */
+export const IndexabilityReasonSchema = zEnum([
+  'blocked-by-robots', // robots.txt disallows it: never fetched
+  'fetch-error', // the fetch failed (timeout, reset, too large…), or no status in 200–599 came
+  'redirect', // a 3xx answer
+  'client-error', // 4xx
+  'server-error', // 5xx
+  'noindex', // 2xx, and meta robots or X-Robots-Tag says noindex or none
+  'not-html', // 2xx, and its Content-Type is not HTML
+  'canonicalised', // a 2xx HTML page whose canonical names another URL
+]);
 export const ScopeModeSchema = zEnum(['host', 'domain', 'any']);
 export const SitemapTypeSchema = zEnum([
   'robots', // the robots.txt node at the root of the tree

@@ -94,6 +94,10 @@ export function emptyCounters(): CrawlCounters {
 
 export type CrawlSummary = output<typeof S.CrawlSummarySchema>;
 export type StatusClass = output<typeof S.StatusClassSchema>;
+/** Whether a search engine may index a URL as crawled. */
+export type Indexability = output<typeof S.IndexabilitySchema>;
+/** Why a URL is not indexable (the first reason that applies; see IndexabilityReasonSchema). */
+export type IndexabilityReason = output<typeof S.IndexabilityReasonSchema>;
 /** One row of the URL table (and of the CSV). */
 export type UrlRow = output<typeof S.UrlRowSchema>;
 /** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */

@@ -13,13 +13,13 @@
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { SparseColumn } from '../../engine/compact/sparse-column.js';
 import { column, ensureCapacity, widened } from '../../engine/compact/typed-growth.js';
-import { parseRobotsDirectives } from '../../engine/links/links.js';
 import { EngineError } from '../../engine/types.js';
 import { inSitemapScope, tryUniqueKey } from '../../engine/frontier/url.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { lastmodVerdictAt, SiteVariants } from './entry-checks.js';
 import { entryLastmodMs } from '../../engine/sitemap/read/entry-facts.js';
 import { HreflangGraph } from './hreflang-graph.js';
+import { canonicalisedElsewhere, isHtmlType, saysNoindex } from './indexability.js';
 import { isValidHreflang } from './hreflang-codes.js';
 import { nodeFindingMask } from './sitemap-checks.js';
 import {
@@ -124,7 +124,6 @@ const C_BLOCKED = 8;
 
 /** Error codes that mean the URL did not answer in time. */
 const TIMEOUT_CODES = new Set(['TIMEOUT', 'ETIMEDOUT', 'ECONNECTTIMEOUT', 'ESOCKETTIMEDOUT', 'ECONNABORTED']);
-const HTML_TYPE = /\b(?:text\/html|application\/xhtml\+xml)\b/i;
 const SATURATED = 255;
 /** Hops walked along a redirect chain at most (a longer one is a chain; it cannot be a shorter loop). */
 const MAX_CHAIN_WALK = 64;
@@ -258,15 +257,10 @@ export class AuditEngine {
       this.redirects.set(id, r.redirectTo);
     } else c = statusClass(r.status);
     if (state === 'done' && c === C_2XX) {
-      if (r.contentType !== undefined && HTML_TYPE.test(r.contentType)) f |= F_HTML;
-      if ((r.metaRobots && parseRobotsDirectives(r.metaRobots).noindex) || (r.xRobotsTag && parseRobotsDirectives(r.xRobotsTag).noindex)) {
-        f |= F_NOINDEX;
-      }
-      if (r.canonical !== undefined) {
-        const key = tryUniqueKey(r.canonical);
-        // An unparsable canonical is ignored by search engines: treated as absent.
-        if (key !== null && key !== this.keys.keyOf(id)) f |= F_CANON_OTHER;
-      }
+      // The pieces of indexabilityOf (indexability.ts), so that "indexable" is one rule everywhere.
+      if (isHtmlType(r.contentType)) f |= F_HTML;
+      if (saysNoindex(r)) f |= F_NOINDEX;
+      if (canonicalisedElsewhere(r.canonical, this.keys.keyOf(id))) f |= F_CANON_OTHER;
     }
     if (r.status === 200) f |= F_STATUS_200;
     this.flags[id] = f | (c << CAT_SHIFT);
