@@ -336,6 +336,34 @@ export const UrlRowSchema = strictObject({
   canonical: string().optional(),
   blockedByRobots: boolean().optional(),
   error: CrawlErrorSchema.optional(),
+  // What a handled URL yields for the analyst (issue 22); absent until it is handled, and absent
+  // when its answer did not carry it. The on-page fields are read from 2xx HTML pages only.
+  /** Whether a search engine may index it as crawled; absent while it has no result (queued, listed). */
+  indexability: IndexabilitySchema.optional(),
+  /** Why not, when non-indexable. */
+  indexabilityReason: IndexabilityReasonSchema.optional(),
+  /** The first `<meta name="description">`'s content ('' when empty), cut at 1,024 characters; absent when the page has none. */
+  metaDescription: string().optional(),
+  /** How many `<meta name="description">` the page has (0: missing; 2 or more: repeated). */
+  metaDescriptionCount: nonNeg().optional(),
+  /** The first `<h1>`'s text ('' when it has none), cut at 1,024 characters; absent when the page has no H1. */
+  h1: string().optional(),
+  /** How many `<h1>` the page has. */
+  h1Count: nonNeg().optional(),
+  /** `<html lang>`, trimmed ('' when empty); absent when the page has none. */
+  lang: string().optional(),
+  /** Words of the page's visible text: outside head, nav, script, style, svg, template, noscript. */
+  wordCount: nonNeg().optional(),
+  /** Milliseconds from sending the request to the body's last byte (retries and waiting for the host excluded). */
+  responseTimeMs: nonNeg().optional(),
+  /** Body bytes after content decoding (uncompressed). */
+  sizeBytes: nonNeg().optional(),
+  /** Body bytes as they came over the wire (compressed as sent; headers not counted). */
+  transferredBytes: nonNeg().optional(),
+  /** The Last-Modified response header, as sent. */
+  lastModified: string().optional(),
+  /** The ETag response header, as sent (a weak `W/` and the quotes kept). */
+  etag: string().optional(),
 });
 
 /** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */

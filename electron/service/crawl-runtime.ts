@@ -34,12 +34,13 @@ import type { SitemapListResume, SitemapRequestListState } from '../engine/sitem
 import { entryLastmodMs } from '../engine/sitemap/read/entry-facts.js';
 import { tryUniqueKey } from '../engine/frontier/url.js';
 import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
+import type { ResultFacts } from '../engine/index.js';
 import { createAudit, findingDefinition } from './audit/crawl-audit.js';
 import { rebuildAudit } from './audit/rebuild.js';
 import { CrawlData } from './data/crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog/catalog.js';
-import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup, encodeDups } from './journal/format.js';
+import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup, encodeDups, encodeResult } from './journal/format.js';
 import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal/reader.js';
 import { describeLoss, isDamaged, type SalvageStats } from './journal/salvage.js';
 import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal/writer.js';
@@ -638,9 +639,10 @@ export class CrawlRuntime {
       this.data.store.inFlight.add(req.id);
     },
 
-    onResult: (req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult) => {
+    onResult: (req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult, facts?: ResultFacts) => {
       const code = state === 'done' ? 1 : state === 'error' ? 2 : 3;
-      const off = this.append('[2,' + req.id + ',' + code + ',' + JSON.stringify(result) + ']\n');
+      // The facts live in the journal only, read back with the row (as the title is): no memory per URL.
+      const off = this.append(encodeResult(req.id, code, result, facts));
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
       if (this.data.auditLive) this.data.audit.result(req.id, state, result);
       this.noted(false);

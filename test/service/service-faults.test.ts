@@ -129,8 +129,8 @@ test('a journal that cannot be written pauses the crawl with the error; nothing 
 });
 
 /** A finished row as it looked before its URL was fetched. */
-function unfetched<T extends { state: string; status?: number; contentType?: string; title?: string }>(r: T): T {
-  const { status: _s, contentType: _c, title: _t, ...rest } = r;
+function unfetched<T extends { state: string; status?: number; contentType?: string; title?: string; indexability?: string; indexabilityReason?: string }>(r: T): T {
+  const { status: _s, contentType: _c, title: _t, indexability: _i, indexabilityReason: _r, ...rest } = r;
   return { ...rest, state: 'queued' } as T;
 }
 

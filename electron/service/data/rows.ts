@@ -1,6 +1,7 @@
 /**
  * Rows: turns a URL id into what the table, the detail pane and the CSV show, from the queue (URL,
- * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result).
+ * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result and
+ * the facts beside it), with the URL's indexability (audit/indexability.ts).
  */
 import type {
   CrawlLogEntry,
@@ -12,10 +13,22 @@ import type {
   UrlRow,
   UrlState,
 } from '../../../shared/model.js';
-import { tryUniqueKey } from '../../engine/frontier/url.js';
 import type { CrawlData } from './crawl-data.js';
 import type { ExportRecord } from './csv.js';
-import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, REC_DUPS, REC_LOG, REC_RESULT, decodeEntry } from '../journal/format.js';
+import { indexabilityOf } from '../audit/indexability.js';
+import { tryUniqueKey, type ResultFacts } from '../../engine/index.js';
+import {
+  ADMIT_TAIL,
+  DUP_TAIL,
+  DUPS_TAIL,
+  REC_ADMIT,
+  REC_DUPS,
+  REC_LOG,
+  REC_RESULT,
+  RESULT_STATES,
+  decodeEntry,
+  decodeResultFacts,
+} from '../journal/format.js';
 import type { RecordReader } from '../journal/reader.js';
 import { STATE_NAMES } from './url-store.js';
 
@@ -91,10 +104,15 @@ export class Rows {
 
   /** The URL's latest result. */
   result(id: number): UrlResult | undefined {
+    return this.resultRecord(id)?.[3] as UrlResult | undefined;
+  }
+
+  /** The URL's latest RESULT record, parsed. */
+  private resultRecord(id: number): unknown[] | undefined {
     const off = this.data.store.resultOffset(id);
     if (off < 0) return undefined;
     const rec = this.resultReader.read(off);
-    return rec && rec[0] === REC_RESULT ? (rec[3] as UrlResult) : undefined;
+    return rec && rec[0] === REC_RESULT ? rec : undefined;
   }
 
   /** A log entry by its record offset. */
@@ -121,8 +139,9 @@ export class Rows {
       if (entry.changefreq !== undefined) row.changefreq = entry.changefreq;
       if (entry.priority !== undefined) row.priority = entry.priority;
     }
-    const result = this.result(id);
-    if (result) {
+    const record = this.resultRecord(id);
+    const result = record?.[3] as UrlResult | undefined;
+    if (record && result) {
       if (result.status !== undefined) row.status = result.status;
       if (result.contentType !== undefined) row.contentType = result.contentType;
       if (result.title !== undefined) row.title = result.title;
@@ -135,10 +154,33 @@ export class Rows {
         const walk = this.redirectWalk(id);
         if (walk.end === 'loop') row.error = { code: 'REDIRECT_LOOP', message: `Redirects in a loop: ${walk.steps.map((x) => x.url).join(' → ')}` };
       }
+      const state = RESULT_STATES[record[2] as number];
+      if (state === 'done' || state === 'error' || state === 'blocked') {
+        const verdict = indexabilityOf(state, result, req.uniqueKey);
+        row.indexability = verdict.indexability;
+        if (verdict.reason !== undefined) row.indexabilityReason = verdict.reason;
+      }
+      const facts = decodeResultFacts(record);
+      if (facts) addFacts(row, facts);
     }
     const rec: ExportRecord = { row };
     if (entry) rec.entry = entry;
     if (result) rec.result = result;
     return rec;
   }
+}
+
+/** A result's facts, as the row's fields (their names are the contract's: bodyBytes is sizeBytes, wireBytes transferredBytes). */
+function addFacts(row: UrlRow, f: ResultFacts): void {
+  if (f.metaDescription !== undefined) row.metaDescription = f.metaDescription;
+  if (f.metaDescriptionCount !== undefined) row.metaDescriptionCount = f.metaDescriptionCount;
+  if (f.h1 !== undefined) row.h1 = f.h1;
+  if (f.h1Count !== undefined) row.h1Count = f.h1Count;
+  if (f.lang !== undefined) row.lang = f.lang;
+  if (f.wordCount !== undefined) row.wordCount = f.wordCount;
+  if (f.responseTimeMs !== undefined) row.responseTimeMs = f.responseTimeMs;
+  if (f.bodyBytes !== undefined) row.sizeBytes = f.bodyBytes;
+  if (f.wireBytes !== undefined) row.transferredBytes = f.wireBytes;
+  if (f.lastModified !== undefined) row.lastModified = f.lastModified;
+  if (f.etag !== undefined) row.etag = f.etag;
 }

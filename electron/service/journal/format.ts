@@ -13,7 +13,13 @@
  *        differs from url, l: label, u: userData} only when one of them is there.
  *   [1,id,s,from,lastmod,changefreq,priority,extra]   (s as ADMIT's, never listed)
  *                                 DUP: a known URL found again (a sitemap listing carries its entry)
- *   [2,id,st,result]              RESULT: st = 1 done, 2 error, 3 blocked; result = UrlResult
+ *   [2,id,st,result,facts]        RESULT: st = 1 done, 2 error, 3 blocked; result = UrlResult;
+ *                                 facts = what the answer yields beyond it (the engine's ResultFacts),
+ *                                 present when any is known: {t: response time ms, w: body bytes on
+ *                                 the wire, b: body bytes decoded, m: Last-Modified, e: ETag, and for
+ *                                 an HTML page d: meta description, dn: how many, h: first H1, hn: how
+ *                                 many H1s, l: <html lang>, wc: word count}, each key only when known.
+ *                                 Journals written before have no facts: those fields are absent.
  *   [3,node]                      NODE: a sitemap tree node, latest wins
  *   [4,entry]                     LOG: a CrawlLogEntry
  *   [5,n,"text"]                  FROM: defines FROM table entry n (a sitemap URL, or a page URL that
@@ -34,6 +40,7 @@
  */
 import { REQUEST_SOURCES, type RequestSource, type SitemapUrlEntry } from '../../../shared/model.js';
 import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../../engine/sitemap/read/entry-codec.js';
+import type { ResultFacts } from '../../engine/index.js';
 
 export { decodeEntry };
 
@@ -184,4 +191,57 @@ export function encodeDups(id: number, source: RequestSource, from: number, n: n
 /** How many listings a DUP (1) or DUPS record stands for. */
 export function repeatsOf(r: unknown[]): number {
   return r[0] === REC_DUPS ? (r[4] as number) : 1;
+}
+
+// ---------------------------------------------------------------- RESULT
+
+/** The journal's key of each ResultFacts field (see RESULT above). */
+const FACT_KEYS = {
+  responseTimeMs: 't',
+  wireBytes: 'w',
+  bodyBytes: 'b',
+  lastModified: 'm',
+  etag: 'e',
+  metaDescription: 'd',
+  metaDescriptionCount: 'dn',
+  h1: 'h',
+  h1Count: 'hn',
+  lang: 'l',
+  wordCount: 'wc',
+} as const satisfies Record<keyof ResultFacts, string>;
+
+const FACT_FIELDS = Object.entries(FACT_KEYS) as [keyof ResultFacts, string][];
+const TEXT_FACTS = new Set<keyof ResultFacts>(['lastModified', 'etag', 'metaDescription', 'h1', 'lang']);
+
+/** Encodes a RESULT line (with its newline): `stateCode` 1 done, 2 error, 3 blocked; facts only when any is known. */
+export function encodeResult(id: number, stateCode: number, result: unknown, facts?: ResultFacts): string {
+  let line = '[2,' + id + ',' + stateCode + ',' + JSON.stringify(result);
+  if (facts) {
+    const compact: Record<string, string | number> = {};
+    let any = false;
+    for (const [field, key] of FACT_FIELDS) {
+      const v = facts[field];
+      if (v === undefined) continue;
+      compact[key] = v;
+      any = true;
+    }
+    if (any) line += ',' + JSON.stringify(compact);
+  }
+  return line + ']\n';
+}
+
+/**
+ * The facts of a parsed RESULT array; undefined when it has none (a journal written before them, an
+ * answer that carried none). A value of the wrong type (a damaged line that still parses) is left out.
+ */
+export function decodeResultFacts(r: unknown[]): ResultFacts | undefined {
+  const raw = r[4];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const o = raw as Record<string, unknown>;
+  const facts: Record<string, string | number> = {};
+  for (const [field, key] of FACT_FIELDS) {
+    const v = o[key];
+    if (TEXT_FACTS.has(field) ? typeof v === 'string' : Number.isSafeInteger(v) && (v as number) >= 0) facts[field] = v as string | number;
+  }
+  return facts as ResultFacts;
 }

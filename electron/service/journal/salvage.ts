@@ -102,7 +102,7 @@ export class Salvage {
         return id === r[1] && from === r[3] ? r : withAt(withAt(r, 1, id), 3, from);
       }
       case REC_RESULT: {
-        if (!isInt(r[1]) || !isInt(r[2]) || r[2] < 0 || !isObject(r[3])) return this.lose(bytes, offset, line);
+        if (!isInt(r[1]) || !isInt(r[2]) || r[2] < 0 || !isObject(r[3]) || (r[4] !== undefined && !isObject(r[4]))) return this.lose(bytes, offset, line);
         const id = this.map(r[1]);
         if (id < 0) return this.drop();
         return id === r[1] ? r : withAt(r, 1, id);
