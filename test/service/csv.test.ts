@@ -7,7 +7,11 @@ import type { UrlRow } from '../../shared/model.js';
 
 const HEADER =
   'url,source,depth,discovered_from,in_sitemaps,lastmod,changefreq,priority,hreflang,images,status,content_type,' +
-  'redirect_to,canonical,meta_robots,x_robots_tag,title,blocked_by_robots,error';
+  'redirect_to,canonical,meta_robots,x_robots_tag,title,blocked_by_robots,error,' +
+  'indexability,indexability_reason,meta_description,meta_description_count,h1,h1_count,lang,word_count,' +
+  'response_time_ms,size_bytes,transferred_bytes,last_modified,etag';
+/** The cells after `error` of a row that has none of the fields appended for issue 22. */
+const NO_PAGE_FIELDS = ','.repeat(13);
 
 function row(over: Partial<UrlRow> = {}): UrlRow {
   return { id: 0, url: 'https://site.test/', state: 'done', source: 'start', depth: 0, inSitemaps: [], ...over };
@@ -93,6 +97,19 @@ test('a full record maps to its cells in column order', () => {
       redirectTo: 'https://site.test/b',
       canonical: 'https://site.test/b',
       title: 'A page',
+      indexability: 'non-indexable',
+      indexabilityReason: 'redirect',
+      metaDescription: 'About A, and more',
+      metaDescriptionCount: 2,
+      h1: 'A',
+      h1Count: 1,
+      lang: 'en-GB',
+      wordCount: 250,
+      responseTimeMs: 37,
+      sizeBytes: 5120,
+      transferredBytes: 1400,
+      lastModified: 'Mon, 01 Jan 2024 08:00:00 GMT',
+      etag: 'W/"a-1"',
     }),
     entry: {
       loc: 'https://site.test/a',
@@ -128,7 +145,33 @@ test('a full record maps to its cells in column order', () => {
     'A page',
     'false',
     '',
+    'non-indexable',
+    'redirect',
+    'About A, and more',
+    '2',
+    'A',
+    '1',
+    'en-GB',
+    '250',
+    '37',
+    '5120',
+    '1400',
+    'Mon, 01 Jan 2024 08:00:00 GMT',
+    'W/"a-1"',
   ]);
+});
+
+test('the appended fields: empty when absent, 0 and empty text kept apart, text guarded', () => {
+  const at = (cells: string[], c: (typeof CSV_COLUMNS)[number]) => cells[CSV_COLUMNS.indexOf(c)];
+  // A page with neither a meta description nor an H1: counts 0, texts empty.
+  const missing = toCsvCells({ row: row({ metaDescriptionCount: 0, h1Count: 0, wordCount: 0 }) });
+  assert.deepEqual([at(missing, 'meta_description'), at(missing, 'meta_description_count'), at(missing, 'h1'), at(missing, 'h1_count'), at(missing, 'word_count')], ['', '0', '', '0', '0']);
+  // Not a page (a redirect, a file): no counts at all.
+  const none = toCsvCells({ row: row() });
+  assert.deepEqual(CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability')).map((c) => at(none, c)), Array(13).fill(''));
+  // A page's own text may start like a formula.
+  const hostile = toCsvCells({ row: row({ metaDescription: '=cmd|x', h1: '+1', lang: '@en', lastModified: '-1', etag: '=etag' }) });
+  assert.deepEqual([at(hostile, 'meta_description'), at(hostile, 'h1'), at(hostile, 'lang'), at(hostile, 'last_modified'), at(hostile, 'etag')], ["'=cmd|x", "'+1", "'@en", "'-1", "'=etag"]);
 });
 
 test('row fields fall back to the sitemap entry and the result; absent ones are empty', () => {
@@ -163,7 +206,7 @@ test('commas, quotes and newlines are quoted (RFC 4180)', async () => {
   const line = csv.split('\n').slice(1).join('\n');
   assert.equal(
     line,
-    '"https://site.test/?a=1,2",start,0,,,,,,,,,,,,,,"He said ""hi"",\nthen left",false,\n',
+    '"https://site.test/?a=1,2",start,0,,,,,,,,,,,,,,"He said ""hi"",\nthen left",false,' + NO_PAGE_FIELDS + '\n',
   );
 });
 
@@ -235,7 +278,7 @@ test('endOutput: false leaves the output open with everything flushed; bom: true
   assert.equal(s.out.writableEnded, false);
   const text = s.text();
   assert.ok(text.startsWith('\ufeff' + HEADER + '\n'));
-  assert.ok(text.endsWith('https://site.test/,start,0,,,,,,,,,,,,,,,false,\n'));
+  assert.ok(text.endsWith('https://site.test/,start,0,,,,,,,,,,,,,,,false,' + NO_PAGE_FIELDS + '\n'), JSON.stringify(text.slice(-80)));
 });
 
 test('an output error rejects the export instead of hanging', async () => {

@@ -99,10 +99,12 @@ export function parseCsv(text: string): string[][] {
 /**
  * CSV rows keyed by URL, without the columns that depend on which discovery came first
  * (source, depth, discovered_from: with concurrent fetches, a URL both listed and linked is found
- * first by whichever answer arrives first, in any two crawls alike).
+ * first by whichever answer arrives first, in any two crawls alike); response_time_ms only says
+ * whether the URL was timed (two fetches of one page never take the same time).
  */
 export function csvByUrl(text: string): Map<string, string> {
   const [header, ...rows] = parseCsv(text);
   const skip = new Set(['source', 'depth', 'discovered_from'].map((c) => header!.indexOf(c)));
-  return new Map(rows.map((r) => [r[0]!, r.filter((_, i) => !skip.has(i)).join('\u0001')]));
+  const time = header!.indexOf('response_time_ms');
+  return new Map(rows.map((r) => [r[0]!, r.map((c, i) => (i === time && c !== '' ? 'timed' : c)).filter((_, i) => !skip.has(i)).join('\u0001')]));
 }

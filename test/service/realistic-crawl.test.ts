@@ -15,10 +15,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { CrawlSettings, UrlRow } from '../../shared/model.js';
+import type { CrawlSettings, UrlDetail, UrlRow } from '../../shared/model.js';
+import { UrlDetailSchema } from '../../shared/contract.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
-import { REAL_FINDING_CODES, startRealSite, type RealSite, type RealSiteEvent, type RealUrlExpectation } from '../fixtures/real-site/site.js';
-import { allRows, settled, tempDir } from './helpers.js';
+import { CSV_COLUMNS } from '../../electron/service/data/csv.js';
+import {
+  REAL_FINDING_CODES,
+  SPECIAL_FIELDS,
+  startRealSite,
+  type RealSite,
+  type RealSiteEvent,
+  type RealUrlExpectation,
+  type RealUrlFields,
+} from '../fixtures/real-site/site.js';
+import { allRows, csvOf, parseCsv, settled, tempDir } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = path.join(ROOT, 'test/fixtures/real-site/crawl-child.ts');
@@ -58,7 +68,41 @@ interface CrawlSeen {
   canonicals: Map<string, string>;
   rows: Map<string, UrlRow>;
   findings: Record<string, FindingSeen>;
+  /** path → the row's page data (FIELDS), as JSON; the response time only as whether there is one. */
+  fields: Map<string, string>;
+  /** path → the CSV export's appended columns (indexability … etag), as JSON; response_time_ms as whether it is filled. */
+  csvFields: Map<string, string>;
+  /** The URL detail of the pages whose fields are odd (SPECIAL_FIELDS) and of a few ordinary URLs. */
+  details: Map<string, UrlDetail>;
 }
+
+/** The row fields of issue 22 that a crawl of this site must record exactly (the response time varies). */
+const FIELDS = [
+  'indexability',
+  'indexabilityReason',
+  'metaDescription',
+  'metaDescriptionCount',
+  'h1',
+  'h1Count',
+  'lang',
+  'wordCount',
+  'sizeBytes',
+  'transferredBytes',
+  'lastModified',
+  'etag',
+] as const satisfies readonly (keyof UrlRow)[];
+/** The CSV columns appended for them, in order, and response_time_ms among them. */
+const CSV_FIELDS = CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability'));
+
+const fieldsOf = (r: Partial<UrlRow>) => JSON.stringify([...FIELDS.map((k) => r[k] ?? null), r.responseTimeMs !== undefined]);
+const csvFieldsOf = (cells: Record<string, string>) => JSON.stringify(CSV_FIELDS.map((c) => (c === 'response_time_ms' ? /^\d+$/.test(cells[c]!) : cells[c])));
+/** The expected fields as a row has them: this site compresses nothing (transferred = size), and every body it sends is timed. */
+function expectedRow(f: RealUrlFields): Partial<UrlRow> {
+  const r = { ...f, transferredBytes: f.sizeBytes } as Partial<UrlRow>;
+  if (f.sizeBytes !== undefined) r.responseTimeMs = 0;
+  return r;
+}
+const cellOf = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 const pathOf = (site: RealSite, url: string) => (url.startsWith(site.origin + '/') ? url.slice(site.origin.length) : url);
 const answerOf = (e: { state: string; status?: number; redirectTo?: string }) =>
@@ -93,6 +137,18 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
     }
     findings[f.code] = { measured: f.measured, count: f.count, urls: urls.map((u) => pathOf(site, u)).sort() };
   }
+  const [header, ...csvRows] = parseCsv(await csvOf(service, id));
+  const csvFields = new Map(
+    csvRows.map((cells) => {
+      const byName = Object.fromEntries(header!.map((h, i) => [h, cells[i]!]));
+      return [pathOf(site, byName.url!), csvFieldsOf(byName)] as const;
+    }),
+  );
+  const details = new Map<string, UrlDetail>();
+  for (const p of [...Object.values(SPECIAL_FIELDS), '/', '/shop/garden/classic-hose/', '/promo', '/cart/', '/old-terms/', '/blog/tag/garden/']) {
+    const row = byPath.get(p);
+    if (row) details.set(p, service.getUrl(id, row.id));
+  }
   return {
     status: service.get(id).status,
     urls: [...byPath.keys()].sort(),
@@ -100,6 +156,9 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
     canonicals: new Map([...byPath].filter(([, r]) => r.canonical !== undefined && r.status !== undefined && r.status >= 200 && r.status < 300).map(([p, r]) => [p, r.canonical!])),
     rows: byPath,
     findings,
+    fields: new Map([...byPath].map(([p, r]) => [p, fieldsOf(r)])),
+    csvFields,
+    details,
   };
 }
 
@@ -181,6 +240,91 @@ describe('a crawl of the realistic site, never interrupted', () => {
     sameByKey(plain.canonicals, expectedCanonicals(), 'canonical');
   });
 
+  test('each URL: its indexability, meta description, H1, lang, word count, size, Last-Modified and ETag', () => {
+    const want = new Map(Object.entries(site.expected.fields).map(([p, f]) => [p, fieldsOf(expectedRow(f))]));
+    sameByKey(plain.fields, want, 'page data');
+  });
+
+  test('the oddly written pages: missing, empty, repeated, cut and character-referenced fields', () => {
+    const row = (p: string) => plain.rows.get(p)!;
+    const pick = (p: string, keys: (keyof UrlRow)[]) => keys.map((k) => row(p)[k]);
+    assert.deepEqual(pick(SPECIAL_FIELDS.noH1, ['h1', 'h1Count']), [undefined, 0]);
+    assert.deepEqual(pick(SPECIAL_FIELDS.noDescription, ['metaDescription', 'metaDescriptionCount', 'lang']), [undefined, 0, undefined]);
+    assert.deepEqual(pick(SPECIAL_FIELDS.emptyFields, ['metaDescription', 'metaDescriptionCount', 'h1', 'h1Count', 'lang']), ['', 1, '', 1, '']);
+    assert.deepEqual(pick(SPECIAL_FIELDS.repeated, ['metaDescription', 'metaDescriptionCount', 'h1', 'h1Count', 'lang']), [
+      'Questions and answers: delivery, returns, care.',
+      2,
+      'FAQ',
+      2,
+      'en-GB',
+    ]);
+    assert.ok(row(SPECIAL_FIELDS.longDescription).metaDescription!.length <= 1024);
+    assert.equal(row(SPECIAL_FIELDS.entities).metaDescription, 'Über uns: Gärten, Küchen & Werkzeug seit 1998 🌱');
+    assert.equal(row(SPECIAL_FIELDS.entities).h1, 'Über uns — Hearth & Acre');
+    assert.equal(row(SPECIAL_FIELDS.rawUtf8).metaDescription, 'Gartengeräte, Küche & Licht 🌱 — Hearth & Acre');
+    // Not pages: a redirect, an error page and a blocked URL have no on-page fields.
+    for (const p of ['/promo', '/old-terms/', '/cart/']) assert.deepEqual(pick(p, ['metaDescriptionCount', 'h1Count', 'wordCount']), [undefined, undefined, undefined], p);
+  });
+
+  test('every answer is timed; the slow post takes its delay', () => {
+    const untimed = [...plain.rows].filter(([, r]) => r.state === 'done' && r.responseTimeMs === undefined).map(([p]) => p);
+    assert.deepEqual(untimed, []);
+    const slow = plain.rows.get(site.expected.slowPath)!.responseTimeMs!;
+    assert.ok(slow >= site.spec.options.slowMs + site.spec.options.pageDelayMs - 5, `the slow post answered in ${slow} ms`);
+    assert.ok(plain.rows.get('/')!.responseTimeMs! < slow, 'the home page is not as slow');
+  });
+
+  test('the CSV: the appended columns say what the rows say, for every URL', () => {
+    assert.deepEqual(CSV_FIELDS, [
+      'indexability',
+      'indexability_reason',
+      'meta_description',
+      'meta_description_count',
+      'h1',
+      'h1_count',
+      'lang',
+      'word_count',
+      'response_time_ms',
+      'size_bytes',
+      'transferred_bytes',
+      'last_modified',
+      'etag',
+    ]);
+    const want = new Map(
+      Object.entries(site.expected.fields).map(([p, f]) => {
+        const r = expectedRow(f);
+        const cells: Record<string, string> = {
+          indexability: cellOf(r.indexability),
+          indexability_reason: cellOf(r.indexabilityReason),
+          meta_description: cellOf(r.metaDescription),
+          meta_description_count: cellOf(r.metaDescriptionCount),
+          h1: cellOf(r.h1),
+          h1_count: cellOf(r.h1Count),
+          lang: cellOf(r.lang),
+          word_count: cellOf(r.wordCount),
+          response_time_ms: r.responseTimeMs === undefined ? '' : '0',
+          size_bytes: cellOf(r.sizeBytes),
+          transferred_bytes: cellOf(r.transferredBytes),
+          last_modified: cellOf(r.lastModified),
+          etag: cellOf(r.etag),
+        };
+        return [p, csvFieldsOf(cells)];
+      }),
+    );
+    sameByKey(plain.csvFields, want, 'CSV page data');
+  });
+
+  test('the URL detail: the same fields, and it is what the contract says a URL detail is', () => {
+    assert.equal(plain.details.size, Object.keys(SPECIAL_FIELDS).length + 6);
+    for (const [p, d] of plain.details) {
+      assert.equal(fieldsOf(d), fieldsOf(expectedRow(site.expected.fields[p]!)), p);
+      UrlDetailSchema.parse(d);
+    }
+    const faq = plain.details.get(SPECIAL_FIELDS.repeated)!;
+    assert.deepEqual([faq.indexability, faq.metaDescriptionCount, faq.h1Count, faq.lang], ['indexable', 2, 2, 'en-GB']);
+    assert.deepEqual([plain.details.get('/cart/')!.indexability, plain.details.get('/cart/')!.indexabilityReason], ['non-indexable', 'blocked-by-robots']);
+  });
+
   test('URLs known only as a redirect target have the source "redirect"', () => {
     const got = site.expected.redirectTargetsOnly.map((p) => `${p} ${plain.rows.get(p)?.source ?? '(not recorded)'}`);
     assert.deepEqual(got, site.expected.redirectTargetsOnly.map((p) => `${p} redirect`));
@@ -216,6 +360,11 @@ async function assertSameAsPlain(t: TestContext, got: CrawlSeen) {
   await t.test('finished', () => assert.equal(got.status, 'finished'));
   await t.test('the same URLs', () => sameList(got.urls, plain.urls, 'URLs'));
   await t.test('the same state, status and redirect_to of every URL', () => sameByKey(got.answers, plain.answers, 'state, status → redirect_to'));
+  await t.test('the same page data of every URL, in the rows, the CSV and the URL detail', () => {
+    sameByKey(got.fields, plain.fields, 'page data');
+    sameByKey(got.csvFields, plain.csvFields, 'CSV page data');
+    sameByKey(new Map([...got.details].map(([p, d]) => [p, fieldsOf(d)])), new Map([...plain.details].map(([p, d]) => [p, fieldsOf(d)])), 'URL detail');
+  });
   await t.test('the same whole audit (every finding: measured, count, members)', () => {
     const diffs: string[] = [];
     for (const code of new Set([...Object.keys(plain.findings), ...Object.keys(got.findings)])) {

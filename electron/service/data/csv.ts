@@ -29,6 +29,20 @@ export const CSV_COLUMNS = [
   'title',
   'blocked_by_robots',
   'error',
+  // Appended for issue 22 (a column is only ever appended: scripts read these by position too).
+  'indexability',
+  'indexability_reason',
+  'meta_description',
+  'meta_description_count',
+  'h1',
+  'h1_count',
+  'lang',
+  'word_count',
+  'response_time_ms',
+  'size_bytes',
+  'transferred_bytes',
+  'last_modified',
+  'etag',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -63,7 +77,7 @@ export interface CsvWriter {
  * Prefixes `'` to a cell that a spreadsheet would read as a formula: one beginning with = + - @, or
  * tab/CR (which may shift it into one). Harmless cells that merely look numeric ("-5 °C") are
  * guarded too: any rule that lets some `-` cells through can be gamed.
- * A character test, not a regex: it runs on every cell of every row (19 per URL).
+ * A character test, not a regex: it runs on every cell of every row (32 per URL).
  */
 export function guardCell(cell: string): string {
   const c = cell.charCodeAt(0);
@@ -116,6 +130,19 @@ export function toCsvCells(rec: ExportRecord): string[] {
     guardCell(text(row.title ?? result?.title)),
     blocked ? 'true' : 'false',
     guardCell(error ? `${error.code}: ${error.message}` : ''),
+    text(row.indexability),
+    text(row.indexabilityReason),
+    guardCell(text(row.metaDescription)),
+    text(row.metaDescriptionCount),
+    guardCell(text(row.h1)),
+    text(row.h1Count),
+    guardCell(text(row.lang)),
+    text(row.wordCount),
+    text(row.responseTimeMs),
+    text(row.sizeBytes),
+    text(row.transferredBytes),
+    guardCell(text(row.lastModified)),
+    guardCell(text(row.etag)),
   ];
 }
 
