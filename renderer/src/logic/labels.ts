@@ -1,5 +1,5 @@
 /** Words for the model's enums, as the analyst reads them. */
-import type { RequestSource, StatusClass, UrlState } from '../../../shared/model.js';
+import type { Indexability, IndexabilityReason, RequestSource, StatusClass, UrlState } from '../../../shared/model.js';
 
 export const STATE_LABEL: Record<UrlState, string> = {
   queued: 'Queued',
@@ -40,4 +40,21 @@ export const STATUS_CLASS_LABEL: Record<StatusClass, string> = {
   '5xx': '5xx',
   other: 'Other',
   none: 'No status',
+};
+
+export const INDEXABILITY_LABEL: Record<Indexability, string> = {
+  indexable: 'Indexable',
+  'non-indexable': 'Non-indexable',
+};
+
+/** Why a URL is not indexable, in the words of the README's CSV section. */
+export const INDEXABILITY_REASON_LABEL: Record<IndexabilityReason, string> = {
+  'blocked-by-robots': 'Blocked by robots.txt',
+  'fetch-error': 'Fetch error',
+  redirect: 'Redirect',
+  'client-error': 'Client error (4xx)',
+  'server-error': 'Server error (5xx)',
+  noindex: 'noindex',
+  'not-html': 'Not HTML',
+  canonicalised: 'Canonicalised',
 };

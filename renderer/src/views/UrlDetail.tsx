@@ -6,7 +6,7 @@ import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
 import { formatBytes, formatDateTime } from '../logic/format.js';
 import { getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
-import { SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
+import { INDEXABILITY_REASON_LABEL, SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
 import { SEVERITY_TONE } from '../logic/issues.js';
 
 export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { crawlId: string; urlId: number; live: boolean; version: number; onClose(): void }) {
@@ -152,9 +152,17 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
       <div className="detail-tags">
         <span className={`state state-${d.state}`}>{STATE_LABEL[d.state]}</span>
         <HttpStatus status={r.status ?? d.status} />
-        {(r.blockedByRobots ?? d.blockedByRobots) && <span className="badge badge-warn">Blocked by robots.txt</span>}
-        {canonical && canonical !== d.url && <span className="badge badge-info">Canonicalised</span>}
-        {/noindex/i.test(`${r.metaRobots ?? ''} ${r.xRobotsTag ?? ''}`) && <span className="badge badge-warn">noindex</span>}
+        {/* The service's one rule (indexability.ts), not a guess of its own. */}
+        {d.indexability === 'indexable' && (
+          <span className="badge badge-info" data-testid="detail-indexability">
+            Indexable
+          </span>
+        )}
+        {d.indexability === 'non-indexable' && (
+          <span className="badge badge-warn" data-testid="detail-indexability">
+            Non-indexable{d.indexabilityReason ? `: ${INDEXABILITY_REASON_LABEL[d.indexabilityReason]}` : ''}
+          </span>
+        )}
       </div>
 
       {err && (
@@ -171,13 +179,34 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
       <Section title="Response">
         <Kv k="Title" v={r.title ?? d.title} />
         <Kv k="Content type" v={r.contentType ?? d.contentType} mono />
-        <Kv k="Size" v={r.bytes !== undefined ? formatBytes(r.bytes) : undefined} />
-        <Kv k="Time" v={r.durationMs !== undefined ? `${Math.round(r.durationMs)} ms` : undefined} />
+        <Kv k="Response time" v={responseTime(d)} note={d.responseTimeMs === undefined && r.durationMs !== undefined ? 'to the headers' : undefined} />
+        <Kv k="Size" v={d.sizeBytes !== undefined ? formatBytes(d.sizeBytes) : r.bytes !== undefined ? formatBytes(r.bytes) : undefined} />
+        <Kv
+          k="Transferred"
+          v={d.transferredBytes !== undefined ? formatBytes(d.transferredBytes) : undefined}
+          note={d.transferredBytes !== undefined && d.sizeBytes !== undefined && d.transferredBytes < d.sizeBytes ? 'compressed' : undefined}
+        />
+        <Kv k="Last-Modified" v={d.lastModified} mono />
+        <Kv k="ETag" v={d.etag} mono />
         <Kv k="Fetched at" v={r.fetchedAt ? formatDateTime(r.fetchedAt) : undefined} />
         <Kv k="Depth" v={String(d.depth)} />
       </Section>
 
+      {d.wordCount !== undefined && (
+        <Section title="Page" testId="detail-page">
+          <Kv k="Meta description" v={pageText(d.metaDescription)} note={countNote(d.metaDescriptionCount, 'meta descriptions')} />
+          <Kv k="H1" v={pageText(d.h1)} note={countNote(d.h1Count, 'H1s')} />
+          <Kv k="Language" v={d.lang === undefined ? 'none (no <html lang>)' : d.lang === '' ? '(empty)' : d.lang} mono={!!d.lang} />
+          <Kv k="Words" v={d.wordCount.toLocaleString('en-US')} />
+        </Section>
+      )}
+
       <Section title="Indexing">
+        <Kv
+          k="Indexability"
+          v={d.indexability === undefined ? undefined : d.indexability === 'indexable' ? 'Indexable' : 'Non-indexable'}
+          note={d.indexabilityReason && INDEXABILITY_REASON_LABEL[d.indexabilityReason]}
+        />
         <Kv k="Canonical" v={canonical ? <UrlLink url={canonical} /> : undefined} note={canonical === d.url ? 'self' : undefined} />
         <Kv k="Meta robots" v={r.metaRobots} mono />
         <Kv k="X-Robots-Tag" v={r.xRobotsTag} mono />
@@ -284,6 +313,24 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
 
     </div>
   );
+}
+
+/** The response time, or (older journals) the time to the headers. */
+function responseTime(d: UrlDetail): string | undefined {
+  if (d.responseTimeMs !== undefined) return `${d.responseTimeMs.toLocaleString('en-US')} ms`;
+  return d.result?.durationMs !== undefined ? `${Math.round(d.result.durationMs)} ms` : undefined;
+}
+
+/** A meta description's or an H1's text: "missing" or "(empty)" said plainly. */
+function pageText(text: string | undefined): ReactNode {
+  if (text === undefined) return <span className="text-error">missing</span>;
+  if (text === '') return <span className="muted">(empty)</span>;
+  return text;
+}
+
+/** "2 meta descriptions" when the page has more than one. */
+function countNote(n: number | undefined, what: string): string | undefined {
+  return n !== undefined && n > 1 ? `${n} ${what} on the page` : undefined;
 }
 
 function Section({ title, children, testId }: { title: string; children: ReactNode; testId?: string }) {

@@ -7,7 +7,8 @@ import type { ReactNode } from 'react';
 import type { UrlRow, UrlSortKey } from '../../../shared/model.js';
 import { HttpStatus } from '../components/Bits.js';
 import type { ColumnMeta } from '../logic/columns.js';
-import { SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
+import { formatBytes } from '../logic/format.js';
+import { INDEXABILITY_LABEL, INDEXABILITY_REASON_LABEL, SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
 
 export interface UrlColumn extends ColumnMeta {
   key: UrlSortKey;
@@ -21,6 +22,20 @@ export interface UrlColumn extends ColumnMeta {
 }
 
 const none = <span className="muted">—</span>;
+
+/** A page's text (meta description, H1) in a cell, the whole of it on hover; a missing or empty one is said to be. */
+function textCell(text: string | undefined, count: number | undefined): ReactNode {
+  if (text === undefined) return count === 0 ? <span className="muted">(none)</span> : '';
+  if (text === '') return <span className="muted">(empty)</span>;
+  return (
+    <span className="ellipsis" title={text}>
+      {text}
+    </span>
+  );
+}
+
+/** A count or a measure, right-aligned; nothing when the URL has none. */
+const numCell = (n: number | undefined, unit = '') => (n === undefined ? '' : <span className="num">{n.toLocaleString('en-US') + unit}</span>);
 
 /** A URL in a cell: the whole of it on hover. */
 function urlCell(url: string | undefined, self?: string): ReactNode {
@@ -199,6 +214,115 @@ export const URL_COLUMNS: UrlColumn[] = [
       ) : (
         ''
       ),
+  },
+  // Page data (issue 22): hidden until the analyst chooses them. Pages only: the on-page fields of 2xx HTML.
+  {
+    key: 'indexability',
+    label: 'Indexability',
+    width: 124,
+    shown: false,
+    description: 'Whether a search engine may index it as crawled (hover for why not)',
+    cell: (r) =>
+      r.indexability === undefined ? (
+        ''
+      ) : r.indexability === 'indexable' ? (
+        <span>{INDEXABILITY_LABEL.indexable}</span>
+      ) : (
+        <span className="badge badge-warn" title={r.indexabilityReason && INDEXABILITY_REASON_LABEL[r.indexabilityReason]}>
+          {INDEXABILITY_LABEL['non-indexable']}
+        </span>
+      ),
+  },
+  {
+    key: 'indexabilityReason',
+    label: 'Reason',
+    width: 150,
+    shown: false,
+    description: 'Why it is not indexable (the first reason that applies): robots.txt, a fetch error, a redirect, 4xx, 5xx, noindex, not HTML, canonicalised',
+    cell: (r) => (r.indexabilityReason ? <span className="muted">{INDEXABILITY_REASON_LABEL[r.indexabilityReason]}</span> : ''),
+  },
+  {
+    key: 'metaDescription',
+    label: 'Meta description',
+    width: 280,
+    shown: false,
+    description: 'The first <meta name="description">',
+    cell: (r) => textCell(r.metaDescription, r.metaDescriptionCount),
+  },
+  {
+    key: 'metaDescriptionCount',
+    label: 'Descriptions',
+    width: 112,
+    shown: false,
+    align: 'right',
+    description: 'How many meta descriptions the page has (0: missing; 2 or more: repeated)',
+    cell: (r) => numCell(r.metaDescriptionCount),
+  },
+  { key: 'h1', label: 'H1', width: 220, shown: false, description: "The page's first <h1>", cell: (r) => textCell(r.h1, r.h1Count) },
+  { key: 'h1Count', label: 'H1s', width: 64, shown: false, align: 'right', description: 'How many <h1> the page has', cell: (r) => numCell(r.h1Count) },
+  {
+    key: 'lang',
+    label: 'Lang',
+    width: 64,
+    shown: false,
+    description: 'The page’s <html lang>',
+    cell: (r) => (r.lang === undefined ? '' : r.lang === '' ? <span className="muted">(empty)</span> : <span className="mono small">{r.lang}</span>),
+  },
+  {
+    key: 'wordCount',
+    label: 'Words',
+    width: 84,
+    shown: false,
+    align: 'right',
+    description: 'Words of the visible text (not head, nav, scripts)',
+    cell: (r) => numCell(r.wordCount),
+  },
+  {
+    key: 'responseTimeMs',
+    label: 'Response time',
+    width: 128,
+    shown: false,
+    align: 'right',
+    description: 'From sending the request to the last byte of the body',
+    cell: (r) => numCell(r.responseTimeMs, ' ms'),
+  },
+  {
+    key: 'sizeBytes',
+    label: 'Size',
+    width: 80,
+    shown: false,
+    align: 'right',
+    description: 'The body, uncompressed',
+    cell: (r) => (r.sizeBytes === undefined ? '' : <span className="num">{formatBytes(r.sizeBytes)}</span>),
+  },
+  {
+    key: 'transferredBytes',
+    label: 'Transferred',
+    width: 106,
+    shown: false,
+    align: 'right',
+    description: 'The body as it came over the wire (compressed when it was)',
+    cell: (r) => (r.transferredBytes === undefined ? '' : <span className="num">{formatBytes(r.transferredBytes)}</span>),
+  },
+  {
+    key: 'lastModified',
+    label: 'Last-Modified',
+    width: 200,
+    shown: false,
+    description: 'The Last-Modified response header',
+    cell: (r) => <span className="mono-num ellipsis">{r.lastModified ?? ''}</span>,
+  },
+  {
+    key: 'etag',
+    label: 'ETag',
+    width: 140,
+    shown: false,
+    description: 'The ETag response header',
+    cell: (r) => (
+      <span className="mono small ellipsis" title={r.etag}>
+        {r.etag ?? ''}
+      </span>
+    ),
   },
 ];
 
