@@ -6,18 +6,30 @@
 
 // The crawler and the interfaces it is driven through.
 export { Crawler, type CrawlerOptions } from './crawler/crawler.js';
-export * from './types.js';
+export {
+  EngineError,
+  type CrawlerCheckpoint,
+  type CrawlerHooks,
+  type CrawlerRunState,
+  type Discovery,
+  type HttpFetcher,
+  type KeyValueStore,
+  type Request,
+  type RequestInit,
+  type ResultFacts,
+} from './types.js';
 
-// The frontier: a queue implementation the service rebuilds crawls with, and URL identity.
+// The frontier: the queue the service rebuilds a crawl into from its journal, and URL identity.
 export { MemoryRequestQueue } from './frontier/request-queue.js';
 export { inSitemapScope, tryUniqueKey } from './frontier/url.js';
 
-// Sitemap reading: the list's checkpoint, the protocol's limits, dates, and the stream (benchmark).
-export type { SitemapRequestListState } from './sitemap/request-list.js';
+// Sitemaps: the list's checkpoint, the protocol's limits, dates, and an entry's compact JSON (the journal's).
+export type { SitemapListResume, SitemapRequestListState } from './sitemap/request-list.js';
 export { PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS } from './sitemap/read/limits.js';
 export { w3cDatetimeMs } from './sitemap/read/datetime.js';
-export { INFLATE_CHUNK, createSitemapParser, streamSitemap } from './sitemap/read/stream.js';
-export { streamSitemapInWorker } from './sitemap/worker/worker-stream.js';
+export { decodeEntry, encodeTail, entryExtra, type EntryExtra } from './sitemap/read/entry-codec.js';
+// A listing's lastmod as epoch ms, read once by the parse worker where it read the entry.
+export { entryLastmodMs } from './sitemap/read/entry-facts.js';
 
 // Page reading: robots meta and X-Robots-Tag directives.
 export { parseRobotsDirectives } from './links/links.js';
@@ -25,3 +37,7 @@ export { parseRobotsDirectives } from './links/links.js';
 // Growable typed columns, for the service's per-URL tables.
 export { column, ensureCapacity, widened } from './compact/typed-growth.js';
 export { SparseColumn } from './compact/sparse-column.js';
+
+// The benchmark's tokenizer and parser passes read sitemaps the way the crawler does.
+export { INFLATE_CHUNK, createSitemapParser, streamSitemap } from './sitemap/read/stream.js';
+export { streamSitemapInWorker } from './sitemap/worker/worker-stream.js';

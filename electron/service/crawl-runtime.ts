@@ -29,12 +29,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
-import type { CrawlerOptions } from '../engine/crawler/crawler.js';
-import type { SitemapListResume, SitemapRequestListState } from '../engine/sitemap/request-list.js';
-import { entryLastmodMs } from '../engine/sitemap/read/entry-facts.js';
-import { tryUniqueKey } from '../engine/frontier/url.js';
-import type { CrawlerCheckpoint, CrawlerHooks, CrawlerRunState, Discovery, HttpFetcher, Request, RequestInit } from '../engine/types.js';
-import type { ResultFacts } from '../engine/index.js';
+import { entryLastmodMs, tryUniqueKey } from '../engine/index.js';
+import type {
+  CrawlerCheckpoint,
+  CrawlerHooks,
+  CrawlerOptions,
+  CrawlerRunState,
+  Discovery,
+  HttpFetcher,
+  Request,
+  RequestInit,
+  ResultFacts,
+  SitemapListResume,
+  SitemapRequestListState,
+} from '../engine/index.js';
 import { createAudit, findingDefinition } from './audit/crawl-audit.js';
 import { rebuildAudit } from './audit/rebuild.js';
 import { CrawlData } from './data/crawl-data.js';

@@ -21,8 +21,7 @@ import type {
   UrlQuery,
 } from '../../shared/model.js';
 import { emptyCounters, MAX_PAGE } from '../../shared/model.js';
-import { Crawler } from '../engine/crawler/crawler.js';
-import type { HttpFetcher, KeyValueStore } from '../engine/types.js';
+import { Crawler, type HttpFetcher, type KeyValueStore } from '../engine/index.js';
 import { Catalog, JOURNAL_FILE, type CatalogEntry } from './catalog/catalog.js';
 import { openCatalogStore, type CatalogStoreFactory } from './catalog/store.js';
 import { acquireCrawlLock, lockedError, lockHolder, type CrawlLock } from './catalog/crawl-lock.js';

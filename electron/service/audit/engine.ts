@@ -11,13 +11,9 @@
  * sitemaps still being read. Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
-import { SparseColumn } from '../../engine/compact/sparse-column.js';
-import { column, ensureCapacity, widened } from '../../engine/compact/typed-growth.js';
-import { EngineError } from '../../engine/types.js';
-import { inSitemapScope, tryUniqueKey } from '../../engine/frontier/url.js';
+import { EngineError, SparseColumn, column, ensureCapacity, entryLastmodMs, inSitemapScope, tryUniqueKey, widened } from '../../engine/index.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { lastmodVerdictAt, SiteVariants } from './entry-checks.js';
-import { entryLastmodMs } from '../../engine/sitemap/read/entry-facts.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { canonicalisedElsewhere, isHtmlType, saysNoindex } from './indexability.js';
 import { isValidHreflang } from './hreflang-codes.js';

@@ -2,7 +2,7 @@
  * Checks on one sitemap entry that need no fetch: its date, and whether it is written on another
  * scheme or www/apex variant of the crawled site.
  */
-import { w3cDatetimeMs } from '../../engine/sitemap/read/datetime.js';
+import { w3cDatetimeMs } from '../../engine/index.js';
 
 /** A lastmod this far past "now" is in the future (time zones and clock skew stay below it). */
 export const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;

@@ -22,8 +22,7 @@
  * Contract: a source has an id, and its key as the frontier has it (`keys` finds ids by key and keys by
  * id, exactly); `bind` is called on every result.
  */
-import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
-import { EngineError } from '../../engine/types.js';
+import { EngineError, column, ensureCapacity } from '../../engine/index.js';
 import { hashKey } from './key-hash.js';
 
 export interface HreflangVerdict {

@@ -3,7 +3,7 @@
  * codes the sitemap reader recorded) decides its sitemap findings. See README.md for the definitions.
  */
 import type { SitemapNode } from '../../../shared/model.js';
-import { PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS } from '../../engine/sitemap/read/limits.js';
+import { PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS } from '../../engine/index.js';
 import { SITEMAP_FINDING_CODES, type SitemapFindingCode } from './types.js';
 
 /** Bit of each sitemap finding in a node's mask. */

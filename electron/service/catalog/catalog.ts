@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlLogEntry, CrawlSettings, CrawlStatus, CrawlSummary } from '../../../shared/model.js';
 import { emptyCounters } from '../../../shared/model.js';
-import type { CrawlerCheckpoint, KeyValueStore } from '../../engine/types.js';
+import type { CrawlerCheckpoint, KeyValueStore } from '../../engine/index.js';
 import { BUILTIN_DEFAULTS, validateSettings } from './settings.js';
 
 /** A checkpoint copied to the catalog once the journal bytes it points at are fsync-ed. */

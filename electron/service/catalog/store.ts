@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
-import type { KeyValueStore } from '../../engine/types.js';
+import type { KeyValueStore } from '../../engine/index.js';
 import { ServiceError } from '../errors.js';
 
 export const CATALOG_NAME = 'catalog';

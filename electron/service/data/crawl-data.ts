@@ -7,8 +7,7 @@
  * rebuilds it after the crawl is ready (audit-rebuild.ts), so replay leaves it alone then.
  */
 import type { SitemapNode, UrlResult } from '../../../shared/model.js';
-import { MemoryRequestQueue } from '../../engine/frontier/request-queue.js';
-import type { CrawlerCheckpoint, Request } from '../../engine/types.js';
+import { MemoryRequestQueue, type CrawlerCheckpoint, type Request } from '../../engine/index.js';
 import type { AuditEngine, UrlKeys } from '../audit/engine.js';
 import { FromTable } from './from-table.js';
 import {

@@ -2,7 +2,7 @@
  * FromTable: the `discoveredFrom` texts the journal refers to by number — sitemap URLs, and page URLs
  * that are no uniqueKey of their own. Small (one entry per sitemap), so plain JS structures.
  */
-import { tryUniqueKey } from '../../engine/frontier/url.js';
+import { tryUniqueKey } from '../../engine/index.js';
 
 export class FromTable {
   private readonly texts: string[] = [];

@@ -8,8 +8,7 @@
  */
 import type { CrawlCounters, RequestSource, UrlState } from '../../../shared/model.js';
 import { emptyCounters } from '../../../shared/model.js';
-import { column, ensureCapacity, widened } from '../../engine/compact/typed-growth.js';
-import { w3cDatetimeMs } from '../../engine/sitemap/read/datetime.js';
+import { column, ensureCapacity, w3cDatetimeMs, widened } from '../../engine/index.js';
 import { SOURCES } from '../journal/format.js';
 
 export const ST_QUEUED = 0;

@@ -39,8 +39,7 @@
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
 import { REQUEST_SOURCES, type RequestSource, type SitemapUrlEntry } from '../../../shared/model.js';
-import { decodeEntry, encodeTail, entryExtra, type EntryExtra } from '../../engine/sitemap/read/entry-codec.js';
-import type { ResultFacts } from '../../engine/index.js';
+import { decodeEntry, encodeTail, entryExtra, type EntryExtra, type ResultFacts } from '../../engine/index.js';
 
 export { decodeEntry };
 

@@ -13,7 +13,7 @@
  * (CHECKPOINT's third element), so a second kill during the re-reading loses nothing either.
  */
 import type { RequestSource } from '../../../shared/model.js';
-import { column, ensureCapacity } from '../../engine/compact/typed-growth.js';
+import { column, ensureCapacity } from '../../engine/index.js';
 
 /**
  * Visits ledger entries: request id, FROM-table entry (-1 for a start URL), whether they are DUPs,
