@@ -40,7 +40,18 @@ function whole(name: string, value: string | undefined, min: number): number {
 
 /** Parses the options; throws with the usage line on a bad one. */
 export function parseBenchArgs(argv: string[]): BenchArgs {
-  const a: BenchArgs = { urls: 1_000_000, pages: 20_000, tail: -1, host: 'localhost', concurrency: 32, keep: false, jsonOnly: false, parseOnMain: false, profile: null, phases: new Set(PHASES) };
+  const a: BenchArgs = {
+    urls: 1_000_000,
+    pages: 20_000,
+    tail: -1,
+    host: 'localhost',
+    concurrency: 32,
+    keep: false,
+    jsonOnly: false,
+    parseOnMain: false,
+    profile: null,
+    phases: new Set(PHASES),
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');

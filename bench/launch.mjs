@@ -44,7 +44,11 @@ try {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--expose-gc', join(out, 'run.mjs'), ...args], { stdio: 'inherit' });
+const child = spawn(
+  process.execPath,
+  [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), '--expose-gc', join(out, 'run.mjs'), ...args],
+  { stdio: 'inherit' },
+);
 const forward = (sig) => () => child.kill(sig);
 process.on('SIGINT', forward('SIGINT'));
 process.on('SIGTERM', forward('SIGTERM'));

@@ -84,10 +84,12 @@ function moduleAt(url, line) {
     starts = [];
     const path = fileURLToPath(url);
     if (existsSync(path)) {
-      readFileSync(path, 'utf8').split('\n').forEach((l, i) => {
-        const m = /^\/\/ ((?:node_modules|electron|bench|shared)\/\S+)$/.exec(l);
-        if (m) starts.push([i, m[1]]);
-      });
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .forEach((l, i) => {
+          const m = /^\/\/ ((?:node_modules|electron|bench|shared)\/\S+)$/.exec(l);
+          if (m) starts.push([i, m[1]]);
+        });
     }
     modulesOf.set(url, starts);
   }

@@ -27,7 +27,11 @@ export async function startProfile(dir: string | null, name: string): Promise<()
   await post(session, 'Profiler.enable');
   await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
   await post(session, 'HeapProfiler.enable');
-  await post(session, 'HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await post(session, 'HeapProfiler.startSampling', {
+    samplingInterval: 64 * 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
   await post(session, 'Profiler.start');
   return async () => {
     // The heap first: stopping the CPU profiler allocates (and may collect) plenty.

@@ -322,13 +322,19 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'spinneret-bench-'));
   const ingestDir = path.join(tmp, 'ingest');
   const pagesDir = path.join(tmp, 'pages');
-  log(args, `Spinneret benchmark: ${args.urls.toLocaleString('en-US')} URLs, ${args.pages.toLocaleString('en-US')} pages, Node ${process.version}, ${os.cpus().length} CPUs; sitemaps parsed ${args.parseOnMain ? 'on the engine thread' : 'in the parse worker'}; state in ${tmp}`);
+  log(
+    args,
+    `Spinneret benchmark: ${args.urls.toLocaleString('en-US')} URLs, ${args.pages.toLocaleString('en-US')} pages, Node ${process.version}, ${os.cpus().length} CPUs; sitemaps parsed ${args.parseOnMain ? 'on the engine thread' : 'in the parse worker'}; state in ${tmp}`,
+  );
 
   const site = await startSite(args);
   const { ready } = site;
   const inflated = ready.sitemaps.reduce((n, s) => n + s.bytes, 0);
   const gz = ready.sitemaps.reduce((n, s) => n + s.gzBytes, 0);
-  log(args, `site: ${ready.sitemaps.length} urlsets + tail (${(inflated / MB).toFixed(0)} MB inflated, ${(gz / MB).toFixed(1)} MB gzipped), built in ${(ready.buildMs / 1000).toFixed(1)} s at ${ready.sitemapOrigin}`);
+  log(
+    args,
+    `site: ${ready.sitemaps.length} urlsets + tail (${(inflated / MB).toFixed(0)} MB inflated, ${(gz / MB).toFixed(1)} MB gzipped), built in ${(ready.buildMs / 1000).toFixed(1)} s at ${ready.sitemapOrigin}`,
+  );
 
   try {
     log(args, 'ingest …');
@@ -344,22 +350,37 @@ async function main(): Promise<void> {
       );
     }
 
-    const tok = args.phases.has('tokenizer') ? await phase(args, 'bare tokenizer pass', () => tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path))) : null;
+    const tok = args.phases.has('tokenizer')
+      ? await phase(args, 'bare tokenizer pass', () => tokenizerPass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path)))
+      : null;
     if (tok) log(args, `tokenizer: ${(tok.bytes / MB).toFixed(0)} MB in ${(tok.ms / 1000).toFixed(2)} s`);
     const parseOnly = args.phases.has('tokenizer')
-      ? await phase(args, `parser alone (${args.parseOnMain ? 'this thread' : 'parse worker'})`, () => parsePass(ready.sitemaps.map((s) => ready.sitemapOrigin + s.path), args.parseOnMain))
+      ? await phase(args, `parser alone (${args.parseOnMain ? 'this thread' : 'parse worker'})`, () =>
+          parsePass(
+            ready.sitemaps.map((s) => ready.sitemapOrigin + s.path),
+            args.parseOnMain,
+          ),
+        )
       : null;
     if (parseOnly && tok) {
-      log(args, `parser alone: ${parseOnly.urls.toLocaleString('en-US')} entries in ${(parseOnly.ms / 1000).toFixed(2)} s (${((parseOnly.ms * 1000) / parseOnly.urls).toFixed(2)} µs each; the tokenizer pass ${((tok.ms * 1000) / parseOnly.urls).toFixed(2)} µs): at most ${(tok.ms / parseOnly.ms).toFixed(2)} of the tokenizer pass`);
+      log(
+        args,
+        `parser alone: ${parseOnly.urls.toLocaleString('en-US')} entries in ${(parseOnly.ms / 1000).toFixed(2)} s (${((parseOnly.ms * 1000) / parseOnly.urls).toFixed(2)} µs each; the tokenizer pass ${((tok.ms * 1000) / parseOnly.urls).toFixed(2)} µs): at most ${(tok.ms / parseOnly.ms).toFixed(2)} of the tokenizer pass`,
+      );
     }
 
     const re = args.phases.has('reopen') ? await phase(args, 'reopen', () => reopen(args, ingestDir, ing.crawlId, site.hits)) : null;
-    if (re) log(args, `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`);
+    if (re)
+      log(
+        args,
+        `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`,
+      );
 
     site.child.send({ type: 'reset-counts' });
     const pages = args.phases.has('pages') ? await phase(args, 'page crawl', () => pageCrawl(args, pagesDir, ready.pageOrigin)) : null;
     const counts = await askCounts(site.child);
-    if (pages) log(args, `pages: ${pages.fetched.toLocaleString('en-US')} fetched (${counts.pageHits} served) in ${(pages.ms / 1000).toFixed(2)} s, ${pages.status}`);
+    if (pages)
+      log(args, `pages: ${pages.fetched.toLocaleString('en-US')} fetched (${counts.pageHits} served) in ${(pages.ms / 1000).toFixed(2)} s, ${pages.status}`);
 
     const lo = Math.round(args.urls / 10);
     const peak = Math.max(...ing.samples.map((s) => s.rss));

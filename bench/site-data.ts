@@ -47,8 +47,18 @@ export const PER_SITEMAP = 50_000;
 const REPEATS_PER_SITEMAP = 500;
 
 const CATEGORIES = [
-  'garden-tools', 'kitchen-appliances', 'mens-shoes', 'womens-jackets', 'office-chairs', 'led-lighting',
-  'camping-gear', 'kids-toys', 'bathroom-fittings', 'power-tools', 'running-shoes', 'bedding-sets',
+  'garden-tools',
+  'kitchen-appliances',
+  'mens-shoes',
+  'womens-jackets',
+  'office-chairs',
+  'led-lighting',
+  'camping-gear',
+  'kids-toys',
+  'bathroom-fittings',
+  'power-tools',
+  'running-shoes',
+  'bedding-sets',
 ];
 const ADJECTIVES = ['stainless', 'compact', 'premium', 'classic', 'wireless', 'foldable', 'organic', 'heavy-duty', 'slim', 'vintage'];
 const NOUNS = ['rake', 'kettle', 'sneaker', 'parka', 'armchair', 'bulb', 'tent', 'puzzle', 'faucet', 'drill', 'trainer', 'duvet'];
@@ -77,7 +87,10 @@ function entryXml(origin: string, path: string, n: number): string {
   const day = String((n % 28) + 1).padStart(2, '0');
   const month = String((n % 12) + 1).padStart(2, '0');
   let s = `<url><loc>${origin}${path}</loc>`;
-  s += n % 4 === 0 ? `<lastmod>2024-${month}-${day}</lastmod>` : `<lastmod>2024-${month}-${day}T${String(n % 24).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00+00:00</lastmod>`;
+  s +=
+    n % 4 === 0
+      ? `<lastmod>2024-${month}-${day}</lastmod>`
+      : `<lastmod>2024-${month}-${day}T${String(n % 24).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00+00:00</lastmod>`;
   s += `<changefreq>${FREQS[n % FREQS.length]}</changefreq><priority>0.${(n % 9) + 1}</priority>`;
   if (n % 5 === 0) {
     // hreflang alternates on one URL in five (language folders of the same host).
@@ -159,9 +172,7 @@ export function pageHtml(origin: string, i: number, pages: number): string {
     links.push(`<li><a href="${origin}${pagePath(j)}">Related ${j}</a></li>`);
   }
   const hreflang =
-    i % 4 === 0
-      ? `<link rel="alternate" hreflang="en" href="${origin}${path}">\n<link rel="alternate" hreflang="x-default" href="${origin}${path}">\n`
-      : '';
+    i % 4 === 0 ? `<link rel="alternate" hreflang="en" href="${origin}${path}">\n<link rel="alternate" hreflang="x-default" href="${origin}${path}">\n` : '';
   const para =
     'Spinneret benchmark page. Durable goods for home and garden, delivered in two working days, with free returns ' +
     'within thirty days and a two-year warranty on every item we sell. ';

@@ -21,7 +21,7 @@ export function installHint() {
   return [
     'The Electron binary is not installed (npm ran with ELECTRON_SKIP_BINARY_DOWNLOAD, or offline).',
     'To fix it, with network access and ELECTRON_SKIP_BINARY_DOWNLOAD unset, run one of:',
-    '  npm rebuild electron                 (re-runs electron\'s install step)',
+    "  npm rebuild electron                 (re-runs electron's install step)",
     `  node node_modules/electron/install.js${v ? `  (downloads Electron ${v})` : ''}`,
     'Or point ELECTRON_OVERRIDE_DIST_PATH at an unpacked Electron of the same version.',
     'Browser mode needs no Electron: npm run serve',

@@ -25,9 +25,7 @@ try {
   const page = await browser.newPage();
   for (const size of SIZES) {
     await page.setViewportSize({ width: size, height: size });
-    await page.setContent(
-      `<!doctype html><style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`,
-    );
+    await page.setContent(`<!doctype html><style>html,body{margin:0;background:transparent}svg{display:block;width:${size}px;height:${size}px}</style>${svg}`);
     png.set(size, await page.screenshot({ omitBackground: true, type: 'png' }));
   }
 } finally {
@@ -63,8 +61,17 @@ function ico(sizes) {
 /** ICNS with PNG entries: ic07 128, ic08 256, ic09 512, ic10 1024 (512@2x), ic11 32 (16@2x), ic12 64, ic13 256@2x, ic14 512@2x. */
 function icns() {
   const entries = [
-    ['icp4', 16], ['icp5', 32], ['ic11', 32], ['icp6', 64], ['ic12', 64],
-    ['ic07', 128], ['ic08', 256], ['ic13', 256], ['ic09', 512], ['ic14', 512], ['ic10', 1024],
+    ['icp4', 16],
+    ['icp5', 32],
+    ['ic11', 32],
+    ['icp6', 64],
+    ['ic12', 64],
+    ['ic07', 128],
+    ['ic08', 256],
+    ['ic13', 256],
+    ['ic09', 512],
+    ['ic14', 512],
+    ['ic10', 1024],
   ].map(([type, size]) => {
     const data = png.get(size);
     const head = Buffer.alloc(8);

@@ -576,9 +576,8 @@ export function isEventName(name: unknown): name is EventName {
 
 // ---------------------------------------------------------------- the API the page sees
 
-type MethodFn<M extends MethodName> = undefined extends MethodArgs<M>
-  ? (args?: MethodArgs<M>) => Promise<MethodResult<M>>
-  : (args: MethodArgs<M>) => Promise<MethodResult<M>>;
+type MethodFn<M extends MethodName> =
+  undefined extends MethodArgs<M> ? (args?: MethodArgs<M>) => Promise<MethodResult<M>> : (args: MethodArgs<M>) => Promise<MethodResult<M>>;
 
 /** `window.spinneret`: every contract method, plus `on(event, cb)` returning an unsubscribe function. */
 export type SpinneretApi = { [M in MethodName]: MethodFn<M> } & {
@@ -637,9 +636,7 @@ export const WsCallSchema = strictObject({
 });
 export type WsCall = output<typeof WsCallSchema>;
 /** Server → page. */
-export type WsServerMessage =
-  | { type: 'result'; id: number; result: Result<unknown> }
-  | { type: 'event'; event: EventName; payload: unknown };
+export type WsServerMessage = { type: 'result'; id: number; result: Result<unknown> } | { type: 'event'; event: EventName; payload: unknown };
 
 /** Path of the WebSocket endpoint; the token travels as `?token=`. */
 export const WS_PATH = '/ws';

@@ -5,20 +5,57 @@ import { CSV_COLUMNS } from '../electron/service/data/csv.js';
 
 test('a crawl with every option', () => {
   const cmd = parseCli([
-    'https://site.test/', '--sitemap', 'https://site.test/a.xml', '--sitemap', 'https://site.test/b.xml',
-    '--state-dir', '/tmp/s', '--out', 'x.csv', '--concurrency', '16', '--max-urls', '100', '--max-depth', '3',
-    '--no-pages', '--no-links', '--include', '^https://site\\.test/blog', '--exclude', '\\?sort=',
-    '--user-agent', 'MyBot/1.0', '--scope', 'domain', '--ignore-robots',
-    '--timeout', '20000', '--idle-timeout', '5000', '--sitemap-timeout', '900000',
+    'https://site.test/',
+    '--sitemap',
+    'https://site.test/a.xml',
+    '--sitemap',
+    'https://site.test/b.xml',
+    '--state-dir',
+    '/tmp/s',
+    '--out',
+    'x.csv',
+    '--concurrency',
+    '16',
+    '--max-urls',
+    '100',
+    '--max-depth',
+    '3',
+    '--no-pages',
+    '--no-links',
+    '--include',
+    '^https://site\\.test/blog',
+    '--exclude',
+    '\\?sort=',
+    '--user-agent',
+    'MyBot/1.0',
+    '--scope',
+    'domain',
+    '--ignore-robots',
+    '--timeout',
+    '20000',
+    '--idle-timeout',
+    '5000',
+    '--sitemap-timeout',
+    '900000',
   ]);
   assert.equal(cmd.kind, 'crawl');
   if (cmd.kind !== 'crawl') return;
   assert.deepEqual(cmd.settings, {
     startUrl: 'https://site.test/',
     sitemapUrls: ['https://site.test/a.xml', 'https://site.test/b.xml'],
-    concurrency: 16, maxUrls: 100, maxDepth: 3, fetchPages: false, followLinks: false,
-    include: ['^https://site\\.test/blog'], exclude: ['\\?sort='], userAgent: 'MyBot/1.0', scope: 'domain',
-    respectRobots: false, timeoutMs: 20_000, idleTimeoutMs: 5000, sitemapTimeoutMs: 900_000,
+    concurrency: 16,
+    maxUrls: 100,
+    maxDepth: 3,
+    fetchPages: false,
+    followLinks: false,
+    include: ['^https://site\\.test/blog'],
+    exclude: ['\\?sort='],
+    userAgent: 'MyBot/1.0',
+    scope: 'domain',
+    respectRobots: false,
+    timeoutMs: 20_000,
+    idleTimeoutMs: 5000,
+    sitemapTimeoutMs: 900_000,
   });
   assert.equal(cmd.stateDir, '/tmp/s');
   assert.equal(cmd.out, 'x.csv');
@@ -60,7 +97,11 @@ test('bad arguments are refused with a message a person can act on', () => {
     [['delete'], /crawl ID/],
   ];
   for (const [argv, re] of bad) {
-    assert.throws(() => parseCli(argv), (e: unknown) => e instanceof UsageError && re.test(e.message), argv.join(' '));
+    assert.throws(
+      () => parseCli(argv),
+      (e: unknown) => e instanceof UsageError && re.test(e.message),
+      argv.join(' '),
+    );
   }
 });
 
@@ -68,7 +109,10 @@ test('the help lists the URL CSV columns, all of them in order, from the one col
   const at = USAGE.indexOf('URL CSV columns');
   assert.ok(at >= 0, 'the help has a section for the CSV columns');
   const lines = USAGE.slice(USAGE.indexOf('\n', at) + 1).split('\n');
-  const section = lines.slice(0, lines.findIndex((l) => l.trim() === ''));
+  const section = lines.slice(
+    0,
+    lines.findIndex((l) => l.trim() === ''),
+  );
   assert.equal(section.map((l) => l.trim()).join(''), CSV_COLUMNS.join(','));
   for (const line of section) assert.ok(line.length <= 100, `a line over 100 characters: ${line}`);
 });

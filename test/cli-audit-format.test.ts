@@ -13,16 +13,7 @@ import { csvLine } from '../electron/service/data/csv.js';
 /** The findings CSV exactly as csv-stringify wrote it, with the options audit-format.ts gave it. */
 function csvStringifyFindings(findings: AuditFinding[]): string {
   return stringify(
-    findings.map((f) => [
-      f.severity,
-      f.code,
-      f.title,
-      f.subject,
-      f.count,
-      f.measured,
-      f.explanation,
-      f.notMeasuredReason ?? '',
-    ]),
+    findings.map((f) => [f.severity, f.code, f.title, f.subject, f.count, f.measured, f.explanation, f.notMeasuredReason ?? '']),
     { header: true, columns: [...AUDIT_CSV_COLUMNS], cast: { boolean: (b) => String(b) } },
   );
 }
@@ -31,16 +22,7 @@ function csvStringifyFindings(findings: AuditFinding[]): string {
 function csvLineFindings(findings: AuditFinding[]): string {
   let text = csvLine(AUDIT_CSV_COLUMNS);
   for (const f of findings) {
-    text += csvLine([
-      f.severity,
-      f.code,
-      f.title,
-      f.subject,
-      String(f.count),
-      String(f.measured),
-      f.explanation,
-      f.notMeasuredReason ?? '',
-    ]);
+    text += csvLine([f.severity, f.code, f.title, f.subject, String(f.count), String(f.measured), f.explanation, f.notMeasuredReason ?? '']);
   }
   return text;
 }
@@ -131,10 +113,7 @@ test("the findings CSV: csv.ts's encoder writes what csv-stringify wrote, byte f
     assert.equal(findingsCsv(findings), theirs);
   }
   const text = findingsCsv(randomFindings(3000, 11));
-  assert.ok(
-    /"[^"]*""/.test(text) && text.includes('\r') && text.includes(',='),
-    'the cases that need quoting were there',
-  );
+  assert.ok(/"[^"]*""/.test(text) && text.includes('\r') && text.includes(',='), 'the cases that need quoting were there');
 });
 
 test('the findings CSV: LF line ends, a header even without findings, no formula guard on our own texts', () => {

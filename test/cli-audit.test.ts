@@ -37,7 +37,9 @@ describe('CLI audit', () => {
     dir = mkdtempSync(join(tmpdir(), 'spinneret-cli-audit-'));
     const service = createCrawlService({ stateDir: dir });
     // No page is fetched, so a generous timeout: a busy machine must not cut a sitemap short.
-    const c = service.create({ settings: { startUrl: site.url('/'), fetchPages: false, retries: 0, timeoutMs: 10_000, concurrency: 6, perHostConcurrency: 6 } });
+    const c = service.create({
+      settings: { startUrl: site.url('/'), fetchPages: false, retries: 0, timeoutMs: 10_000, concurrency: 6, perHostConcurrency: 6 },
+    });
     id = c.id;
     await new Promise<void>((resolve) => {
       service.on('finished', (s) => s.id === id && resolve());
@@ -92,7 +94,7 @@ describe('CLI audit', () => {
     assert.match(gone[7]!, /not fetched/);
   });
 
-  it('--finding CODE --out FILE.csv exports exactly that finding\'s URLs, with the columns of export', async () => {
+  it("--finding CODE --out FILE.csv exports exactly that finding's URLs, with the columns of export", async () => {
     const file = join(dir, 'dup.csv');
     const t = io();
     // Codes are matched whatever their case.

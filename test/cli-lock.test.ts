@@ -62,7 +62,7 @@ describe('one process per crawl', { timeout: 120_000 }, () => {
       first.signal('SIGKILL');
       await first.ended;
       const lock = join(dir, 'crawls', id, LOCK_FILE);
-      assert.equal(JSON.parse(readFileSync(lock, 'utf8')).pid, first.child.pid, 'the dead process\'s lock is left behind');
+      assert.equal(JSON.parse(readFileSync(lock, 'utf8')).pid, first.child.pid, "the dead process's lock is left behind");
 
       const resumed = await run(['resume', id, '--state-dir', dir, '--out', join(dir, 'all.csv')]);
       assert.equal(resumed.code, 0, resumed.err);

@@ -24,13 +24,15 @@ export interface Proc {
 
 /** Starts the CLI in a process group of its own: `node --import tsx electron/cli/cli.ts`, or `npm run crawl --`. */
 export function start(args: string[], how: 'node' | 'npm' = 'node'): Proc {
-  const [cmd, argv] = how === 'npm' ? ['npm', ['run', '--silent', 'crawl', '--', ...args]] as const : [process.execPath, [...CLI, ...args]] as const;
+  const [cmd, argv] = how === 'npm' ? (['npm', ['run', '--silent', 'crawl', '--', ...args]] as const) : ([process.execPath, [...CLI, ...args]] as const);
   const child = spawn(cmd, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
   return { child, out: () => out, err: () => err, ended, signal: (sig) => process.kill(-child.pid!, sig) };
 }
 
@@ -49,7 +51,12 @@ export async function until(cond: () => boolean, what: string, ms = 30_000): Pro
 }
 
 export const pagesFetched = (site: TestSite) => site.log.filter((l) => l.path.startsWith('/l/')).length;
-export const csvUrls = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(',')[0]);
+export const csvUrls = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(',')[0]);
 
 export function assertComplete(site: TestSite, file: string): void {
   const urls = csvUrls(file);

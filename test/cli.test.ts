@@ -84,7 +84,11 @@ describe('CLI', () => {
       const r = io();
       assert.equal(await runCli(['resume', '--state-dir', dir, '--out', join(dir, 'r.csv')], r), 0, r.err());
       assert.match(r.out(), new RegExp(`Resuming crawl ${id}`));
-      const urls = readFileSync(join(dir, 'r.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(',')[0]);
+      const urls = readFileSync(join(dir, 'r.csv'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[0]);
       for (const p of site.expected.discovered) assert.ok(urls.includes(site.url(p)), p);
       assert.equal(new Set(urls).size, urls.length, 'each URL once');
       for (const [p, n] of site.hits) if (p.startsWith('/l/')) assert.ok(n <= 2, `${p} fetched ${n} times`);

@@ -120,13 +120,26 @@ describe('full scenario', () => {
       if (sm.httpStatus !== 200) continue;
       const text = (isGzip(r.body) ? gunzipSync(r.body) : r.body).toString();
       let listed: string[];
-      if (sm.type === 'text') listed = text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('http'));
+      if (sm.type === 'text')
+        listed = text
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l.startsWith('http'));
       else if (sm.type === 'rss') listed = [...text.matchAll(/<item>.*?<link>\s*([^<]*?)\s*<\/link>/g)].map((m) => m[1]);
       else if (sm.type === 'atom') listed = [...text.matchAll(/<entry>[\s\S]*?<link href="([^"]*)"/g)].map((m) => m[1]);
       else if (sm.failure?.kind === 'doctype') listed = [];
       else listed = sm.type === 'sitemapindex' ? [] : locs(text);
-      assert.deepEqual(listed, sm.urls.map((p) => site.url(p)), sm.path);
-      if (sm.type === 'sitemapindex') assert.deepEqual(locs(text), sm.listedChildren.map((p) => site.url(p)), sm.path);
+      assert.deepEqual(
+        listed,
+        sm.urls.map((p) => site.url(p)),
+        sm.path,
+      );
+      if (sm.type === 'sitemapindex')
+        assert.deepEqual(
+          locs(text),
+          sm.listedChildren.map((p) => site.url(p)),
+          sm.path,
+        );
     }
   });
 
@@ -176,7 +189,14 @@ describe('full scenario', () => {
     assert.equal(r.headers['content-type'], 'text/html; charset=windows-1252');
     // "Café crème – 5 €" in windows-1252, byte by byte (–: 0x96, €: 0x80; neither exists in ISO-8859-1).
     const title = Buffer.from([
-      ...Buffer.from('<title>Caf'), 0xe9, ...Buffer.from(' cr'), 0xe8, ...Buffer.from('me '), 0x96, ...Buffer.from(' 5 '), 0x80,
+      ...Buffer.from('<title>Caf'),
+      0xe9,
+      ...Buffer.from(' cr'),
+      0xe8,
+      ...Buffer.from('me '),
+      0x96,
+      ...Buffer.from(' 5 '),
+      0x80,
       ...Buffer.from('</title>'),
     ]);
     assert.ok(r.body.includes(title), 'title bytes');
@@ -264,7 +284,9 @@ describe('full scenario', () => {
     assert.ok(e.notDiscovered.every((p) => !discovered.has(p)));
     assert.ok(e.mayDiscover.every((p) => !discovered.has(p)));
     assert.deepEqual(e.fromSitemaps['/page/7.html'], ['/sitemaps/pages.xml.gz', '/sitemaps/posts.xml']);
-    const linkersOf7 = Object.entries(e.linksFrom).filter(([, ls]) => ls.includes('/page/7.html')).map(([p]) => p);
+    const linkersOf7 = Object.entries(e.linksFrom)
+      .filter(([, ls]) => ls.includes('/page/7.html'))
+      .map(([p]) => p);
     assert.deepEqual(linkersOf7, ['/', '/page/6.html', '/page/8.html']);
     assert.equal(e.discovered.filter((p) => /^\/page\/\d+\.html$/.test(p)).length, 40);
     const failed = Object.fromEntries(e.sitemaps.filter((s) => s.failure).map((s) => [s.path, s.failure]));
@@ -365,14 +387,20 @@ test('large: sitemaps and a link tree over thousands of URLs', async () => {
     assert.equal(e.discovered.length, 3001);
     assert.deepEqual(e.robots.sitemaps, [site.url('/large/index.xml')]);
     const kids = locs((await rawGet(site.url('/large/index.xml'))).body.toString());
-    assert.deepEqual(kids, ['/large/sitemap-0.xml', '/large/sitemap-1.xml.gz', '/large/sitemap-2.xml'].map((p) => site.url(p)));
+    assert.deepEqual(
+      kids,
+      ['/large/sitemap-0.xml', '/large/sitemap-1.xml.gz', '/large/sitemap-2.xml'].map((p) => site.url(p)),
+    );
     let total = 0;
     for (const k of kids) {
       const body = (await rawGet(k)).body;
       total += locs((isGzip(body) ? gunzipSync(body) : body).toString()).length;
     }
     assert.equal(total, 2500);
-    assert.equal(e.sitemaps.reduce((n, s) => n + s.urlCount, 0), 2500);
+    assert.equal(
+      e.sitemaps.reduce((n, s) => n + s.urlCount, 0),
+      2500,
+    );
     assert.equal(e.linkDepth['/l/2999.html'], 4);
     assert.equal((await rawGet(site.url('/l/2999.html'))).status, 200);
     assert.equal((await rawGet(site.url('/l/3000.html'))).status, 404);
@@ -406,7 +434,10 @@ test('conformance server serves ../shared/conformance/sitemaps in place', async 
   try {
     const robots = (await rawGet(server.url('/robots.txt'))).body.toString();
     const lines = robots.split('\n').filter((l) => l.startsWith('Sitemap: '));
-    assert.deepEqual(lines, server.paths.map((p) => `Sitemap: ${server.url(p)}`));
+    assert.deepEqual(
+      lines,
+      server.paths.map((p) => `Sitemap: ${server.url(p)}`),
+    );
     assert.ok(server.paths.includes('/sitemap.txt.gz'));
     assert.ok(server.paths.includes('/extension/sitemap-news.xml'));
     for (const p of server.paths) {

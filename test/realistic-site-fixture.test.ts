@@ -33,11 +33,19 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<Raw>
   });
 }
 
-const unesc = (s: string) => s.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unesc = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const isGzip = (b: Buffer) => b.length > 2 && b[0] === 0x1f && b[1] === 0x8b;
 const locs = (xml: string) => [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) => unesc(m[1]!));
 const anchorsIn = (html: string) => [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => unesc(m[1]!));
-const linkTag = (html: string, rel: string) => [...html.matchAll(new RegExp(`<link rel="${rel}"(?: hreflang="([^"]*)")? href="([^"]*)">`, 'g'))].map((m) => (m[1] ? `${m[1]} ${unesc(m[2]!)}` : unesc(m[2]!)));
+const linkTag = (html: string, rel: string) =>
+  [...html.matchAll(new RegExp(`<link rel="${rel}"(?: hreflang="([^"]*)")? href="([^"]*)">`, 'g'))].map((m) =>
+    m[1] ? `${m[1]} ${unesc(m[2]!)}` : unesc(m[2]!),
+  );
 
 describe('the realistic site serves its spec', () => {
   let site: RealSite;
@@ -52,8 +60,14 @@ describe('the realistic site serves its spec', () => {
     assert.equal(r.status, 200);
     assert.match(String(r.headers['content-type']), /^text\/plain/);
     const lines = r.body.toString().split('\n');
-    assert.deepEqual(lines.filter((l) => l.startsWith('Disallow:')), ['Disallow: /cart/', 'Disallow: /checkout/']);
-    assert.deepEqual(lines.filter((l) => l.startsWith('Sitemap:')), [`Sitemap: ${site.url('/sitemap_index.xml')}`, `Sitemap: ${site.url('/sitemaps/campaigns.xml')}`]);
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('Disallow:')),
+      ['Disallow: /cart/', 'Disallow: /checkout/'],
+    );
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('Sitemap:')),
+      [`Sitemap: ${site.url('/sitemap_index.xml')}`, `Sitemap: ${site.url('/sitemaps/campaigns.xml')}`],
+    );
     assert.deepEqual(site.expected.robots.sitemaps, [site.url('/sitemap_index.xml'), site.url('/sitemaps/campaigns.xml')]);
   });
 
@@ -82,8 +96,18 @@ describe('the realistic site serves its spec', () => {
       }
       const xml = (sm.gzipFile ? gunzipSync(r.body) : r.body).toString();
       assert.match(xml, sm.kind === 'sitemapindex' ? /<sitemapindex / : /<urlset /, sm.path);
-      if (sm.kind === 'sitemapindex') assert.deepEqual(locs(xml), sm.children.map((c) => site.url(c)), sm.path);
-      else assert.deepEqual(locs(xml), sm.urls.map((u) => site.url(u)), sm.path);
+      if (sm.kind === 'sitemapindex')
+        assert.deepEqual(
+          locs(xml),
+          sm.children.map((c) => site.url(c)),
+          sm.path,
+        );
+      else
+        assert.deepEqual(
+          locs(xml),
+          sm.urls.map((u) => site.url(u)),
+          sm.path,
+        );
     }
     const products1 = site.expected.sitemaps.find((s) => s.path === '/sitemaps/products-1.xml.gz')!;
     assert.equal(products1.urls.filter((u) => u === SPECIAL.duplicateListed).length, 2, 'a real duplicate in one sitemap');
@@ -99,10 +123,18 @@ describe('the realistic site serves its spec', () => {
       assert.equal(r.headers['x-robots-tag'], p.xRobotsTag, `${p.path} X-Robots-Tag`);
       const html = r.body.toString();
       assert.deepEqual(linkTag(html, 'canonical'), p.canonical === undefined ? [] : [p.canonical], `${p.path} canonical`);
-      assert.deepEqual(linkTag(html, 'alternate'), p.hreflang.map((h) => `${h.lang} ${h.href}`), `${p.path} hreflang`);
+      assert.deepEqual(
+        linkTag(html, 'alternate'),
+        p.hreflang.map((h) => `${h.lang} ${h.href}`),
+        `${p.path} hreflang`,
+      );
       assert.deepEqual(linkTag(html, 'prev'), p.prev ? [p.prev] : [], `${p.path} rel=prev`);
       assert.deepEqual(linkTag(html, 'next'), p.next ? [p.next] : [], `${p.path} rel=next`);
-      assert.deepEqual(anchorsIn(html), p.anchors.map((x) => x.href), `${p.path} <a> links`);
+      assert.deepEqual(
+        anchorsIn(html),
+        p.anchors.map((x) => x.href),
+        `${p.path} <a> links`,
+      );
       const meta = /<meta name="robots" content="([^"]*)">/.exec(html)?.[1];
       assert.equal(meta, p.metaRobots, `${p.path} meta robots`);
       // The template: a footer naming the main sections, a navigation, breadcrumbs below the top level.
@@ -117,26 +149,47 @@ describe('the realistic site serves its spec', () => {
 
   test('on-page fields: every page its meta descriptions, H1s, <html lang>, Last-Modified and ETag as specified', async () => {
     const decode = (h: string) =>
-      unesc(h.replace(/&#x([0-9a-f]+);/gi, (_, x: string) => String.fromCodePoint(parseInt(x, 16))).replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d))))
-        .replace(/&auml;/g, 'ä').replace(/&ouml;/g, 'ö').replace(/&uuml;/g, 'ü').replace(/&Uuml;/g, 'Ü');
+      unesc(
+        h
+          .replace(/&#x([0-9a-f]+);/gi, (_, x: string) => String.fromCodePoint(parseInt(x, 16)))
+          .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d))),
+      )
+        .replace(/&auml;/g, 'ä')
+        .replace(/&ouml;/g, 'ö')
+        .replace(/&uuml;/g, 'ü')
+        .replace(/&Uuml;/g, 'Ü');
     for (const p of site.spec.pages) {
       const r = await rawGet(site.url(p.path));
       const html = r.body.toString();
       const descriptions = [...html.matchAll(/<meta name="description" content="([^"]*)">/g)].map((m) => decode(m[1]!));
       assert.deepEqual(descriptions, p.descriptions, `${p.path} meta descriptions`);
-      assert.deepEqual([...html.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => decode(m[1]!)), p.h1s, `${p.path} H1s`);
+      assert.deepEqual(
+        [...html.matchAll(/<h1[^>]*>([^<]*)<\/h1>/g)].map((m) => decode(m[1]!)),
+        p.h1s,
+        `${p.path} H1s`,
+      );
       assert.equal(/<html(?: lang="([^"]*)")?>/.exec(html)?.[1], p.htmlLang === undefined ? p.lang : (p.htmlLang ?? undefined), `${p.path} <html lang>`);
-      if (p.entities) assert.ok(/&#x1F331;|&Uuml;|&#8212;/.test(html) && !/[^\x00-\x7f]/.test(html.slice(html.indexOf('<meta name="description"'), html.indexOf('</head>'))), `${p.path}: references, no raw non-ASCII`);
+      if (p.entities)
+        assert.ok(
+          /&#x1F331;|&Uuml;|&#8212;/.test(html) && !/[^\x00-\x7f]/.test(html.slice(html.indexOf('<meta name="description"'), html.indexOf('</head>'))),
+          `${p.path}: references, no raw non-ASCII`,
+        );
       assert.equal(r.headers['last-modified'], p.lastModified, `${p.path} Last-Modified`);
       assert.equal(r.headers.etag, p.etag, `${p.path} ETag`);
     }
     // Each oddity is there (and the expectations say what a crawler records of it).
     const e = (path: string) => site.expected.fields[path]!;
     assert.deepEqual([e(SPECIAL_FIELDS.noH1).h1, e(SPECIAL_FIELDS.noH1).h1Count], [undefined, 0]);
-    assert.deepEqual([e(SPECIAL_FIELDS.noDescription).metaDescription, e(SPECIAL_FIELDS.noDescription).metaDescriptionCount, e(SPECIAL_FIELDS.noDescription).lang], [undefined, 0, undefined]);
+    assert.deepEqual(
+      [e(SPECIAL_FIELDS.noDescription).metaDescription, e(SPECIAL_FIELDS.noDescription).metaDescriptionCount, e(SPECIAL_FIELDS.noDescription).lang],
+      [undefined, 0, undefined],
+    );
     assert.deepEqual([e(SPECIAL_FIELDS.emptyFields).metaDescription, e(SPECIAL_FIELDS.emptyFields).h1, e(SPECIAL_FIELDS.emptyFields).lang], ['', '', '']);
     const rep = e(SPECIAL_FIELDS.repeated);
-    assert.deepEqual([rep.metaDescription, rep.metaDescriptionCount, rep.h1, rep.h1Count, rep.lang], ['Questions and answers: delivery, returns, care.', 2, 'FAQ', 2, 'en-GB']);
+    assert.deepEqual(
+      [rep.metaDescription, rep.metaDescriptionCount, rep.h1, rep.h1Count, rep.lang],
+      ['Questions and answers: delivery, returns, care.', 2, 'FAQ', 2, 'en-GB'],
+    );
     assert.equal(e(SPECIAL_FIELDS.longDescription).metaDescription!.length <= 1024, true);
     assert.ok(site.spec.pages.find((p) => p.path === SPECIAL_FIELDS.longDescription)!.descriptions[0]!.length > 1024);
     assert.equal(e(SPECIAL_FIELDS.entities).metaDescription, 'Über uns: Gärten, Küchen & Werkzeug seit 1998 🌱');
@@ -215,7 +268,11 @@ describe('the realistic site serves its spec', () => {
     assert.equal((await rawGet(site.url('/no/such/page/'))).status, 404);
     const linking = site.spec.pages.filter((p) => p.anchors.some((x) => x.href === '/old-terms/'));
     assert.equal(linking.length, site.spec.pages.length, 'every page links /old-terms/');
-    assert.equal(site.spec.pages.filter((p) => p.anchors.some((x) => x.href === '/cart/')).length, site.spec.pages.length - 3, 'every page but the German ones links /cart/');
+    assert.equal(
+      site.spec.pages.filter((p) => p.anchors.some((x) => x.href === '/cart/')).length,
+      site.spec.pages.length - 3,
+      'every page but the German ones links /cart/',
+    );
   });
 
   test('noindex: by meta robots on the tag archives, by X-Robots-Tag on the sign-in page', async () => {
@@ -234,14 +291,21 @@ describe('the realistic site serves its spec', () => {
       const page = site.spec.pages.find((p) => p.path === o);
       if (!page) continue; // a redirect or a disallowed path
       if (o !== '/checkout/') {
-        assert.ok(page.anchors.some((x) => new URL(x.href, site.url(o)).href === site.url(o)), `${o} links to itself`);
+        assert.ok(
+          page.anchors.some((x) => new URL(x.href, site.url(o)).href === site.url(o)),
+          `${o} links to itself`,
+        );
         assert.equal(page.canonical, site.url(o), `${o} is self-canonical`);
       }
       // Pages robots.txt keeps the crawler from (the basket links the checkout) do not count.
       const linkers = site.spec.pages.filter(
         (p) => p.path !== o && !isDisallowed(site.spec, p.path) && p.anchors.some((x) => new URL(x.href, site.url(p.path)).href === site.url(o)),
       );
-      assert.deepEqual(linkers.map((p) => p.path), [], `nothing else links ${o}`);
+      assert.deepEqual(
+        linkers.map((p) => p.path),
+        [],
+        `nothing else links ${o}`,
+      );
     }
     assert.equal((await rawGet(site.url(SPECIAL.orphan200))).status, 200);
     assert.equal((await rawGet(site.url(SPECIAL.orphan404))).status, 404);
@@ -302,7 +366,7 @@ describe('the realistic site serves its spec', () => {
       }
       found.set(path(url), e);
     }
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const r of [...reached]) {
         const to = redirectsTo.get(r);
@@ -356,9 +420,14 @@ describe('the realistic site: options', () => {
       const r = await rawGet(site.url('/sitemaps/products-1.xml.gz'));
       assert.ok(r.ms >= 100 + 4 * 30 - 10, `answered whole after ${r.ms} ms`);
       assert.ok(isGzip(r.body));
-      assert.deepEqual(locs(gunzipSync(r.body).toString()), site.expected.sitemaps.find((s) => s.path === '/sitemaps/products-1.xml.gz')!.urls.map((u) => site.url(u)));
+      assert.deepEqual(
+        locs(gunzipSync(r.body).toString()),
+        site.expected.sitemaps.find((s) => s.path === '/sitemaps/products-1.xml.gz')!.urls.map((u) => site.url(u)),
+      );
       await new Promise((res) => setTimeout(res, 20));
-      const mine = events.filter((e) => e.path === '/sitemaps/products-1.xml.gz').map((e) => (e.type === 'sitemap-chunk' ? `chunk ${e.chunk}/${e.of}` : e.type));
+      const mine = events
+        .filter((e) => e.path === '/sitemaps/products-1.xml.gz')
+        .map((e) => (e.type === 'sitemap-chunk' ? `chunk ${e.chunk}/${e.of}` : e.type));
       assert.deepEqual(mine, ['request', 'chunk 1/5', 'chunk 2/5', 'chunk 3/5', 'chunk 4/5', 'chunk 5/5', 'answered']);
       const page = await rawGet(site.url('/'));
       assert.ok(page.ms < 100, 'pages are not delayed by the sitemap options');

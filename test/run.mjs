@@ -27,9 +27,5 @@ if (files.length === 0) {
   console.error('No test files matched.');
   process.exit(1);
 }
-const res = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
-  { stdio: 'inherit', cwd: root },
-);
+const res = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root });
 process.exit(res.status ?? 1);

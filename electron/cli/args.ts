@@ -195,7 +195,7 @@ export function parseCli(argv: string[]): CliCommand {
 function auditFinding(code: string | undefined, out: string | undefined, json: boolean): { finding?: string } {
   if (json && out) throw new UsageError('--json prints to the terminal and --out writes a CSV file: choose one.');
   if (code === undefined) return {};
-  if (json || !out) throw new UsageError('--finding CODE exports that finding\'s URLs: give --out FILE.csv (and no --json).');
+  if (json || !out) throw new UsageError("--finding CODE exports that finding's URLs: give --out FILE.csv (and no --json).");
   const finding = code.trim().toUpperCase();
   if (!FINDING_DEFINITIONS.some((d) => d.code === finding)) {
     throw new UsageError(`--finding "${code}" is not an audit finding. Known codes: ${FINDING_DEFINITIONS.map((d) => d.code).join(', ')}.`);

@@ -110,9 +110,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
 
 /** The most recently paused or interrupted crawl. */
 function pickResumable(crawls: CrawlSummary[]): string | undefined {
-  return crawls
-    .filter((c) => c.status === 'paused' || c.status === 'running')
-    .sort((a, b) => b.updatedAt - a.updatedAt)[0]?.id;
+  return crawls.filter((c) => c.status === 'paused' || c.status === 'running').sort((a, b) => b.updatedAt - a.updatedAt)[0]?.id;
 }
 
 async function exportTo(service: CrawlService, id: string, out: string, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<number> {

@@ -75,6 +75,10 @@ export function formatTable(crawls: CrawlSummary[]): string {
   ]);
   const header = ['ID', 'STATUS', 'START', 'URLS', 'FETCHED', 'ERRORS', 'UPDATED'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [fmt(header), ...rows.map(fmt)].join('\n');
 }

@@ -3,15 +3,7 @@
  * Plain Node: nothing here knows Electron, IPC or React.
  */
 import type { Readable } from 'node:stream';
-import type {
-  CrawlError,
-  HreflangAlternate,
-  Problem,
-  RedirectHop,
-  RequestSource,
-  SitemapType,
-  SitemapUrlEntry,
-} from '../../shared/model.js';
+import type { CrawlError, HreflangAlternate, Problem, RedirectHop, RequestSource, SitemapType, SitemapUrlEntry } from '../../shared/model.js';
 
 /** An error with a stable code and a message a person can act on. */
 export class EngineError extends Error implements CrawlError {
@@ -328,12 +320,7 @@ export interface CrawlerHooks {
    * A URL was handled: fetched (any status), failed, or blocked by robots.txt. `facts` come with
    * every answer that had a response (absent when none came: blocked, a network error).
    */
-  onResult?(
-    request: Request,
-    state: 'done' | 'error' | 'blocked',
-    result: import('../../shared/model.js').UrlResult,
-    facts?: ResultFacts,
-  ): void;
+  onResult?(request: Request, state: 'done' | 'error' | 'blocked', result: import('../../shared/model.js').UrlResult, facts?: ResultFacts): void;
   /** A sitemap-tree node was added or changed (the whole node, latest wins). */
   onNode?(node: import('../../shared/model.js').SitemapNode): void;
   /** A crawl-level event for the Errors view. */

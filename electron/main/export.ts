@@ -12,11 +12,7 @@ import type { CrawlService } from '../service/types.js';
 import { exportFileName } from '../renderer-host/downloads.js';
 
 export interface SaveDialog {
-  (options: {
-    title: string;
-    defaultPath: string;
-    filters: { name: string; extensions: string[] }[];
-  }): Promise<{ canceled: boolean; filePath?: string }>;
+  (options: { title: string; defaultPath: string; filters: { name: string; extensions: string[] }[] }): Promise<{ canceled: boolean; filePath?: string }>;
 }
 
 /** Asks where to save, then streams the crawl's rows (matching `filter`) there. */

@@ -12,11 +12,7 @@ export interface MenuActions {
 }
 
 /** The menu template for a platform; `devTools` adds the developer tools toggle. */
-export function buildMenuTemplate(
-  platform: NodeJS.Platform,
-  actions: MenuActions,
-  options: { devTools?: boolean } = {},
-): MenuItemConstructorOptions[] {
+export function buildMenuTemplate(platform: NodeJS.Platform, actions: MenuActions, options: { devTools?: boolean } = {}): MenuItemConstructorOptions[] {
   const mac = platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {
@@ -48,15 +44,7 @@ export function buildMenuTemplate(
   });
   template.push({
     label: '&Edit',
-    submenu: [
-      { role: 'undo' },
-      { role: 'redo' },
-      { type: 'separator' },
-      { role: 'cut' },
-      { role: 'copy' },
-      { role: 'paste' },
-      { role: 'selectAll' },
-    ],
+    submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
   });
   template.push({
     label: '&View',
@@ -73,9 +61,7 @@ export function buildMenuTemplate(
   });
   template.push({
     role: 'windowMenu',
-    submenu: mac
-      ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
-      : [{ role: 'minimize' }, { role: 'close' }],
+    submenu: mac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }],
   });
   template.push({
     role: 'help',

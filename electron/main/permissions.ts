@@ -13,9 +13,7 @@ export interface SessionLike {
   setPermissionRequestHandler(
     handler: (contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void,
   ): void;
-  setPermissionCheckHandler(
-    handler: (contents: unknown, permission: string, requestingOrigin: string, details: { requestingUrl?: string }) => boolean,
-  ): void;
+  setPermissionCheckHandler(handler: (contents: unknown, permission: string, requestingOrigin: string, details: { requestingUrl?: string }) => boolean): void;
   webRequest: {
     onHeadersReceived(
       listener: (
@@ -36,9 +34,7 @@ export function secureSession(ses: SessionLike): void {
   ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
     callback(permissionAllowed(permission, details.requestingUrl));
   });
-  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
-    permissionAllowed(permission, details.requestingUrl ?? requestingOrigin),
-  );
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) => permissionAllowed(permission, details.requestingUrl ?? requestingOrigin));
   ses.webRequest.onHeadersReceived((details, callback) => {
     const headers = { ...(details.responseHeaders ?? {}) };
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-security-policy')) {

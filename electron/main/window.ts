@@ -9,10 +9,7 @@ import { APP_START_URL, isSafeExternalUrl } from './app-url.js';
 export interface HardenableContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
   /** Electron passes the URL on the event (`details.url`); the second argument is its deprecated twin. */
-  on(
-    event: 'will-navigate' | 'will-redirect',
-    listener: (event: { preventDefault(): void; url?: string }, url?: string) => void,
-  ): unknown;
+  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void; url?: string }, url?: string) => void): unknown;
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
 }
 

@@ -24,9 +24,7 @@ export interface MainWiring {
 export function wireMain(options: MainWiring): { dispatch: Dispatch; dispose: () => void } {
   const { service } = options;
   const dispatch = createDispatcher(
-    createHandlers(service, (id, filter) =>
-      exportCsvWithDialog(service, options.showSaveDialog, options.documentsDir, id, filter),
-    ),
+    createHandlers(service, (id, filter) => exportCsvWithDialog(service, options.showSaveDialog, options.documentsDir, id, filter)),
     { checkResults: options.checkResults },
   );
   const unbind = bindIpc({ ipcMain: options.ipcMain, dispatch, windows: options.windows, isAppUrl });

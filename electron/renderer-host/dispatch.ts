@@ -29,10 +29,7 @@ export type Handlers = {
 };
 
 /** How a transport writes a CSV: Electron asks for a path and streams to it, browser mode offers a download. */
-export type CsvExporter = (
-  id: string,
-  filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined,
-) => Promise<ExportResult>;
+export type CsvExporter = (id: string, filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined) => Promise<ExportResult>;
 
 /** The contract's methods, carried out by a CrawlService. */
 export function createHandlers(service: CrawlService, exportCsv: CsvExporter): Handlers {
@@ -119,10 +116,7 @@ function defaultInternalError(method: string, error: unknown): void {
 }
 
 /** Forwards the service's events under the contract's event names; returns the unsubscribe function. */
-export function forwardServiceEvents(
-  service: CrawlService,
-  emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void,
-): () => void {
+export function forwardServiceEvents(service: CrawlService, emit: <E extends EventName>(event: E, payload: EventPayload<E>) => void): () => void {
   const offs = [
     service.on('progress', (e) => emit('progress', e)),
     service.on('finished', (s) => emit('crawlFinished', s)),

@@ -178,12 +178,16 @@ export class CrawlRuntime {
       const stats = await replayJournal(rt.journalPath, (r, o) => rt.data.apply(r, o));
       if (opts.repair && isDamaged(stats.salvage)) {
         rt.close();
-        const { stats: lost, kept } = await repairJournal(rt.journalPath, (st, keptAt) => ({
-          at: opts.now(),
-          level: 'warning',
-          code: 'JOURNAL_SALVAGED',
-          message: `The journal was damaged: ${describeLoss(st.salvage)} The damaged journal is kept as ${path.basename(keptAt)}.`,
-        }), opts.now());
+        const { stats: lost, kept } = await repairJournal(
+          rt.journalPath,
+          (st, keptAt) => ({
+            at: opts.now(),
+            level: 'warning',
+            code: 'JOURNAL_SALVAGED',
+            message: `The journal was damaged: ${describeLoss(st.salvage)} The damaged journal is kept as ${path.basename(keptAt)}.`,
+          }),
+          opts.now(),
+        );
         const again = await CrawlRuntime.load({ ...opts, repair: false });
         again.repaired = { loss: lost.salvage, kept };
         return again;
@@ -247,7 +251,11 @@ export class CrawlRuntime {
           this.data.tree.markAllChanged();
         },
         (err: unknown) => {
-          this.auditFailure = new ServiceError('DAMAGED', `The sitemap audit could not be rebuilt from the journal ${this.journalPath}: ${(err as Error)?.message ?? err}`, { cause: err });
+          this.auditFailure = new ServiceError(
+            'DAMAGED',
+            `The sitemap audit could not be rebuilt from the journal ${this.journalPath}: ${(err as Error)?.message ?? err}`,
+            { cause: err },
+          );
         },
       )
       .finally(() => {
@@ -259,7 +267,7 @@ export class CrawlRuntime {
   private *writerPendingRecords(): Generator<unknown[]> {
     const w = this.writer;
     if (!w) return;
-    for (let off = w.durableLength; off < w.size; ) {
+    for (let off = w.durableLength; off < w.size;) {
       const line = w.pendingLineAt(off);
       if (line === undefined) return;
       off += Buffer.byteLength(line);
@@ -694,7 +702,12 @@ function repeatsLine(r: Repeats): string {
  * version 2) holds no tree, and gets this one handed back; one written before (the engine's
  * SitemapRequestListState, version 1) holds its own. Anything else is passed on untouched.
  */
-export function reconcileCheckpoint(cp: CrawlerCheckpoint, nodes: SitemapNode[], settings: CrawlSettings, atCheckpoint: SitemapNode[] = nodes): CrawlerCheckpoint {
+export function reconcileCheckpoint(
+  cp: CrawlerCheckpoint,
+  nodes: SitemapNode[],
+  settings: CrawlSettings,
+  atCheckpoint: SitemapNode[] = nodes,
+): CrawlerCheckpoint {
   const st = cp.sitemapList as SitemapListResume | undefined;
   if (!st || !Array.isArray(st.pending)) return cp;
   const explicit = new Set(settings.sitemapUrls.map((u) => tryUniqueKey(u)));

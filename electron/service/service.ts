@@ -223,7 +223,10 @@ class Service implements LocalCrawlService {
     const e = this.entry(id);
     if (e.status === 'running' && this.live.get(id)?.run) return this.summary(e);
     if (e.status !== 'created' && e.status !== 'running') {
-      throw new ServiceError('BAD_STATE', `Crawl "${e.name}" has already been started (it is ${e.status}); ${e.status === 'paused' ? 'resume it instead' : 'create a new crawl to crawl again'}.`);
+      throw new ServiceError(
+        'BAD_STATE',
+        `Crawl "${e.name}" has already been started (it is ${e.status}); ${e.status === 'paused' ? 'resume it instead' : 'create a new crawl to crawl again'}.`,
+      );
     }
     return this.launch(e);
   }
@@ -255,7 +258,12 @@ class Service implements LocalCrawlService {
       if (owner) throw lockedError(e, owner);
       const now = this.catalog.refresh(id) ?? e;
       if (now.status !== 'running') return this.summary(now);
-      const next: CatalogEntry = { ...now, status: 'paused', updatedAt: this.now(), error: { code: 'INTERRUPTED', message: 'The process running this crawl stopped; resume it to continue where it was.' } };
+      const next: CatalogEntry = {
+        ...now,
+        status: 'paused',
+        updatedAt: this.now(),
+        error: { code: 'INTERRUPTED', message: 'The process running this crawl stopped; resume it to continue where it was.' },
+      };
       this.catalog.put(next);
       return this.summary(next);
     }
@@ -460,7 +468,12 @@ class Service implements LocalCrawlService {
     } catch (err) {
       // The journal cannot be written: the crawl stays paused, with the reason.
       lock.release();
-      const next: CatalogEntry = { ...this.entry(e.id), status: e.status === 'created' ? 'created' : 'paused', error: toCrawlError(err, 'JOURNAL_WRITE_FAILED'), updatedAt: at };
+      const next: CatalogEntry = {
+        ...this.entry(e.id),
+        status: e.status === 'created' ? 'created' : 'paused',
+        error: toCrawlError(err, 'JOURNAL_WRITE_FAILED'),
+        updatedAt: at,
+      };
       this.catalog.put(next);
       return this.summary(next);
     }
@@ -578,10 +591,12 @@ class Service implements LocalCrawlService {
     }
     const e = this.entry(id);
     const unloaded = existing ? this.unload(id) : Promise.resolve();
-    return unloaded.then(() => CrawlRuntime.load({ ...this.runtimeOptions(e), repair })).then(
-      (rt) => this.adopt(id, rt),
-      (err) => this.loadFailed(e, err),
-    );
+    return unloaded
+      .then(() => CrawlRuntime.load({ ...this.runtimeOptions(e), repair }))
+      .then(
+        (rt) => this.adopt(id, rt),
+        (err) => this.loadFailed(e, err),
+      );
   }
 
   private runtimeSync(id: string): CrawlRuntime {
@@ -800,4 +815,3 @@ function defaultName(s: CrawlSettings): string {
     return 'Crawl';
   }
 }
-

@@ -74,7 +74,9 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 1;
   }
-  process.stdout.write(`Spinneret is running in browser mode.\n  Crawls: ${stateDir}\n  Open:   ${server.url}\nPress Ctrl-C to pause running crawls and stop.\n`);
+  process.stdout.write(
+    `Spinneret is running in browser mode.\n  Crawls: ${stateDir}\n  Open:   ${server.url}\nPress Ctrl-C to pause running crawls and stop.\n`,
+  );
 
   const running = server;
   // The first Ctrl-C (or SIGTERM) pauses the running crawls and stops; a second one quits at once.

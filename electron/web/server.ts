@@ -10,14 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  TransportErrorCode,
-  WS_PATH,
-  WsCallSchema,
-  fail,
-  type EventName,
-  type WsServerMessage,
-} from '../../shared/contract.js';
+import { TransportErrorCode, WS_PATH, WsCallSchema, fail, type EventName, type WsServerMessage } from '../../shared/contract.js';
 import type { CrawlService } from '../service/types.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
 import { DownloadRegistry, exportFileName } from '../renderer-host/downloads.js';
@@ -73,8 +66,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const allowedHosts = () => [`${HOST}:${port}`, `localhost:${port}`];
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
   const hostOk = (req: IncomingMessage) => allowedHosts().includes((req.headers.host ?? '').toLowerCase());
-  const originOk = (req: IncomingMessage) =>
-    req.headers.origin === undefined || allowedOrigins().includes(req.headers.origin.toLowerCase());
+  const originOk = (req: IncomingMessage) => req.headers.origin === undefined || allowedOrigins().includes(req.headers.origin.toLowerCase());
   const tokenOk = (url: URL) => sameSecret(url.searchParams.get('token') ?? '', token);
 
   const server = createServer((req, res) => {

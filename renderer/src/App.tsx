@@ -129,7 +129,14 @@ function ConfirmDialog() {
   if (!confirm) return null;
   return (
     <div className="overlay" onMouseDown={closeConfirm}>
-      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dlg-title" aria-describedby="dlg-body" onMouseDown={(e) => e.stopPropagation()}>
+      <div
+        className="dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="dlg-title"
+        aria-describedby="dlg-body"
+        onMouseDown={(e) => e.stopPropagation()}
+      >
         <h2 id="dlg-title">{confirm.title}</h2>
         <p id="dlg-body">{confirm.body}</p>
         <div className="dialog-actions">
@@ -152,4 +159,3 @@ function ConfirmDialog() {
     </div>
   );
 }
-

@@ -65,7 +65,11 @@ describe('progress batching', () => {
         assert.ok(summary.counters.discovered >= 2500, `a crawl of thousands of URLs (${summary.counters.discovered})`);
         assert.ok(events.length >= 1, 'progress was reported');
         const stamps = events.map((e) => e.at);
-        assert.deepEqual(stamps, [...stamps].sort((a, b) => a - b), 'events arrive in order');
+        assert.deepEqual(
+          stamps,
+          [...stamps].sort((a, b) => a - b),
+          'events arrive in order',
+        );
         // `at` is wall-clock milliseconds while the service spaces events on a monotonic clock: allow
         // 1 ms of rounding per gap (5 gaps) so a true 5-per-second stream is never miscounted.
         const worst = maxInWindow(stamps, 1000 - 5);

@@ -122,10 +122,7 @@ for (const [label, make] of transports) {
         assert.ok(e.message.length > 0);
         return true;
       });
-      await assert.rejects(
-        t.api.createCrawl({ settings: { startUrl: 'notaurl' } }),
-        (e: unknown) => e instanceof ApiError && e.code === 'BAD_SETTINGS',
-      );
+      await assert.rejects(t.api.createCrawl({ settings: { startUrl: 'notaurl' } }), (e: unknown) => e instanceof ApiError && e.code === 'BAD_SETTINGS');
     });
 
     it('gets and sets default settings', async () => {
@@ -209,9 +206,18 @@ for (const [label, make] of transports) {
         const page = await t.api.queryUrls({ id: crawl.id, query: { offset: 0, limit: MAX_PAGE } });
         assert.ok(page.total > 20 && page.total === page.rows.length, `${page.total} URLs`);
         const details = await Promise.all(page.rows.map((r) => t.api.getUrl({ id: crawl.id, urlId: r.id })));
-        assert.ok(details.some((d) => d.sitemapEntry?.images?.length), 'an entry with images');
-        assert.ok(details.some((d) => d.redirectWalk), 'a redirect');
-        assert.ok(details.some((d) => d.result?.hreflang?.length), 'a page with hreflang');
+        assert.ok(
+          details.some((d) => d.sitemapEntry?.images?.length),
+          'an entry with images',
+        );
+        assert.ok(
+          details.some((d) => d.redirectWalk),
+          'a redirect',
+        );
+        assert.ok(
+          details.some((d) => d.result?.hreflang?.length),
+          'a page with hreflang',
+        );
         const walk = async (parentId: string | null): Promise<number> => {
           let n = 0;
           for (const node of await t.api.getSitemapChildren({ id: crawl.id, parentId })) n += 1 + (await walk(node.id));

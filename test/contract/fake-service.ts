@@ -4,13 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
-import {
-  DEFAULT_SETTINGS,
-  emptyCounters,
-  type CrawlSettings,
-  type CrawlSummary,
-  type UrlRow,
-} from '../../shared/model.js';
+import { DEFAULT_SETTINGS, emptyCounters, type CrawlSettings, type CrawlSummary, type UrlRow } from '../../shared/model.js';
 import type { CrawlService, CrawlServiceEvents, NewCrawl } from '../../electron/service/types.js';
 
 class CodedError extends Error {

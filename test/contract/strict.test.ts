@@ -112,11 +112,7 @@ test('checkResults answers the parsed value of a result that keeps the contract'
 test('checkResults refuses an unknown key, at the top or deep inside, as INTERNAL', async () => {
   const cases: [MethodName, unknown, RegExp][] = [
     ['getCrawl', { ...summary(), secret: 'x' }, /secret/],
-    [
-      'getCrawl',
-      { ...summary(), counters: { ...emptyCounters(), sitemaps: { total: 0, done: 0, failed: 0, extra: 1 } } },
-      /counters\.sitemaps.*extra/,
-    ],
+    ['getCrawl', { ...summary(), counters: { ...emptyCounters(), sitemaps: { total: 0, done: 0, failed: 0, extra: 1 } } }, /counters\.sitemaps.*extra/],
     ['getCrawl', { ...summary(), settings: { ...summary().settings, password: 'x' } }, /settings.*password/],
     ['getSitemapChildren', [{ ...node(), problems: [{ code: 'X', message: 'x', line: 3 }] }], /0\.problems\.0.*line/],
   ];

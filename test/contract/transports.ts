@@ -275,4 +275,3 @@ export async function wsTransport(service: CrawlService): Promise<Transport> {
     },
   };
 }
-

@@ -37,7 +37,10 @@ after(async () => {
 
 /** The CLI resuming `id` as a process of its own, until it is sent SIGINT. */
 function cliResume(id: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli', 'cli.ts'), 'resume', id, '--state-dir', state.path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli', 'cli.ts'), 'resume', id, '--state-dir', state.path], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -47,7 +50,11 @@ function cliResume(id: string) {
 
 test('Resume in the window of a crawl the CLI runs: an alert says it is open in the other process', { skip: skip ?? false, timeout: 120_000 }, async () => {
   // A crawl started and paused (Ctrl-C) from the command line.
-  const first = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'electron', 'cli', 'cli.ts'), site.url('/'), '--state-dir', state.path, '--concurrency', '2'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const first = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'electron', 'cli', 'cli.ts'), site.url('/'), '--state-dir', state.path, '--concurrency', '2'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   first.stdout.on('data', (d) => (out += d));
   const firstEnded = new Promise<number | null>((r) => first.once('close', (code) => r(code)));

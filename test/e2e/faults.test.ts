@@ -31,8 +31,7 @@ before(async () => {
   if (skip) return;
   rendererDir = await buildRenderer();
   site = await startLocalServer(({ res, path }, s) => {
-    const body =
-      path === '/robots.txt' ? `User-agent: *\nAllow: /\nSitemap: ${s.origin}/bad.xml\n` : path === '/bad.xml' ? troubled(s.origin) : null;
+    const body = path === '/robots.txt' ? `User-agent: *\nAllow: /\nSitemap: ${s.origin}/bad.xml\n` : path === '/bad.xml' ? troubled(s.origin) : null;
     res.writeHead(body === null ? 404 : 200, { 'content-type': path === '/bad.xml' ? 'application/xml' : 'text/plain' });
     res.end(body ?? 'not found');
   });

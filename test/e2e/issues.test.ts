@@ -56,7 +56,15 @@ async function crawlAuditSite(): Promise<void> {
   const run = async (name: string, fetchPages: boolean) => {
     const c = service.create({
       name,
-      settings: { startUrl: site.url('/'), fetchPages, retries: 0, timeoutMs: fetchPages ? 2000 : 10_000, connectTimeoutMs: 2000, concurrency: 6, perHostConcurrency: 6 },
+      settings: {
+        startUrl: site.url('/'),
+        fetchPages,
+        retries: 0,
+        timeoutMs: fetchPages ? 2000 : 10_000,
+        connectTimeoutMs: 2000,
+        concurrency: 6,
+        perHostConcurrency: 6,
+      },
     });
     await new Promise<void>((resolve) => {
       service.on('finished', (s) => s.id === c.id && resolve());
@@ -154,7 +162,10 @@ test('a sitemap-listing run: what needs page fetches is "not measured", greyed, 
   await page.click('[data-tab=issues]');
   await page.waitForSelector('[data-testid=issues][data-computing=false] [data-testid=issues-unmeasured] .issue-row');
   const listing = expectedAudit(site.origin, 'listing');
-  const unmeasured = Object.entries(listing).filter(([, f]) => !f.measured).map(([code]) => code).sort();
+  const unmeasured = Object.entries(listing)
+    .filter(([, f]) => !f.measured)
+    .map(([code]) => code)
+    .sort();
   const shown = await page.locator('[data-testid=issues-unmeasured] .issue-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-code') ?? '').sort());
   assert.deepEqual(shown, unmeasured);
   assert.match(await page.innerText('[data-testid=issues-unmeasured]'), /Pages were not fetched/);

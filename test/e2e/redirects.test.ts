@@ -55,9 +55,23 @@ const urlTotal = async (p: Page) => Number(await p.getAttribute('[data-testid=ur
 async function openDetail(path: string): Promise<void> {
   await page.click('[data-tab=urls]');
   await page.fill('[data-testid=url-search]', path);
-  await waitFor(`one row for ${path}`, async () => (await urlTotal(page)) === 1 && ((await page.getAttribute('[data-testid=url-table] .url-cell', 'title')) ?? '').endsWith(path), 10_000);
+  await waitFor(
+    `one row for ${path}`,
+    async () => (await urlTotal(page)) === 1 && ((await page.getAttribute('[data-testid=url-table] .url-cell', 'title')) ?? '').endsWith(path),
+    10_000,
+  );
   await page.click('[data-testid=url-table] .url-cell');
-  await waitFor(`the detail of ${path}`, async () => (await page.locator('[data-testid=url-detail] .detail-url').innerText().catch(() => '')).includes(path), 10_000);
+  await waitFor(
+    `the detail of ${path}`,
+    async () =>
+      (
+        await page
+          .locator('[data-testid=url-detail] .detail-url')
+          .innerText()
+          .catch(() => '')
+      ).includes(path),
+    10_000,
+  );
 }
 
 test('the Issues view lists the redirect chain and the loop with their URLs', { skip: skip ?? false }, async () => {
@@ -70,7 +84,6 @@ test('the Issues view lists the redirect chain and the loop with their URLs', { 
   await waitFor('the loop URLs', async () => (await urlTotal(page)) === 2, 10_000);
   await page.click('[data-testid=finding-chip] .chip-x');
 });
-
 
 test('the status chart counts the redirects themselves: 3xx', { skip: skip ?? false }, async () => {
   await page.waitForSelector('[data-tab=overview]');
@@ -85,9 +98,9 @@ test('a redirecting URL keeps its 301 in the table; the detail walks its chain h
   await openDetail('/chain-1.html');
   assert.equal(await page.innerText('[data-testid=url-table] .http'), '301');
   await page.waitForSelector('[data-testid=detail-chain]');
-  const steps = await page.locator('[data-testid=detail-chain] .chain li').evaluateAll((els) =>
-    els.map((e) => `${e.getAttribute('data-status')} ${new URL(e.querySelector('a')!.getAttribute('href')!).pathname}`),
-  );
+  const steps = await page
+    .locator('[data-testid=detail-chain] .chain li')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')} ${new URL(e.querySelector('a')!.getAttribute('href')!).pathname}`));
   assert.deepEqual(steps, ['301 /chain-1.html', '301 /chain-2.html', '200 /ok-2.html']);
   assert.match(await page.innerText('[data-testid=detail-chain]'), /Redirect chain \(2 hops\)/i);
   const codes = await page.locator('[data-testid=detail-findings] .detail-finding').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')));
@@ -99,9 +112,9 @@ test('a redirecting URL keeps its 301 in the table; the detail walks its chain h
 test('a loop keeps each URL’s 301, shows the REDIRECT_LOOP error and ends the chain on the URL met again', { skip: skip ?? false }, async () => {
   await openDetail('/loop-1.html');
   await page.waitForSelector('[data-testid=detail-chain]');
-  const steps = await page.locator('[data-testid=detail-chain] .chain li').evaluateAll((els) =>
-    els.map((e) => `${e.getAttribute('data-status')} ${new URL(e.querySelector('a')!.getAttribute('href')!).pathname}`),
-  );
+  const steps = await page
+    .locator('[data-testid=detail-chain] .chain li')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-status')} ${new URL(e.querySelector('a')!.getAttribute('href')!).pathname}`));
   assert.deepEqual(steps, ['301 /loop-1.html', '301 /loop-2.html', '301 /loop-1.html']);
   assert.match(await page.innerText('[data-testid=detail-chain]'), /Redirect loop/i);
   assert.match(await page.innerText('[data-testid=url-detail] .banner-error'), /REDIRECT_LOOP/);

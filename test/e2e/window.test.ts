@@ -173,7 +173,11 @@ test('search finds a URL; the detail pane shows every source that found it', { s
   assert.equal(await text(page, '[data-testid=url-table] .vrow .url-cell'), site.url('/latin1.html'));
 
   await page.fill('[data-testid=url-search]', 'page/7.html');
-  await waitFor('one match', async () => (await urlTotal(page)) === 1 && (await text(page, '[data-testid=url-table] .vrow .url-cell')) === site.url('/page/7.html'), 10_000);
+  await waitFor(
+    'one match',
+    async () => (await urlTotal(page)) === 1 && (await text(page, '[data-testid=url-table] .vrow .url-cell')) === site.url('/page/7.html'),
+    10_000,
+  );
   await page.click('[data-testid=url-table] .vrow');
   await page.waitForSelector('[data-testid=detail-discoveries]');
   // Two sitemaps and three linking pages: all five discoveries.
@@ -187,7 +191,15 @@ test('search finds a URL; the detail pane shows every source that found it', { s
   const row = page.locator('[data-testid=url-table] .vrow', { has: page.locator(`.url-cell[title="${site.url('/page/1.html')}"]`) });
   await waitFor('/page/1.html in view', () => row.count(), 10_000);
   await row.click();
-  await waitFor('its detail', async () => (await page.locator('[data-testid=url-detail] .detail-url').innerText().catch(() => '')) === site.url('/page/1.html'), 10_000);
+  await waitFor(
+    'its detail',
+    async () =>
+      (await page
+        .locator('[data-testid=url-detail] .detail-url')
+        .innerText()
+        .catch(() => '')) === site.url('/page/1.html'),
+    10_000,
+  );
   const urls = await page.locator('[data-testid=url-table] .vrow .url-cell').allInnerTexts();
   assert.deepEqual(urls, [...urls].sort(), 'rows come sorted by URL');
   await screenshot(page, 'urls-detail');
@@ -240,10 +252,14 @@ test('rename a crawl; create one without starting it; delete it after confirming
 test('Export CSV of the current filter has exactly the filtered rows', { skip: skip ?? false }, async () => {
   await page.click('[data-tab=urls]');
   await page.fill('[data-testid=url-search]', '/page/');
-  await waitFor('the filter', async () => {
-    const n = await urlTotal(page);
-    return n > 1 && n < (await counterFromTab(page));
-  }, 10_000);
+  await waitFor(
+    'the filter',
+    async () => {
+      const n = await urlTotal(page);
+      return n > 1 && n < (await counterFromTab(page));
+    },
+    10_000,
+  );
   const total = await urlTotal(page);
   await page.keyboard.press('Control+e'); // the export shortcut: the current filter when there is one
   const download = await page.waitForEvent('download');

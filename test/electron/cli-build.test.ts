@@ -42,7 +42,11 @@ describe('built CLI and its parse worker', () => {
     const dir = join(out, name);
     const r = await run(join(out, 'electron', 'cli.js'), [site.url('/'), '--state-dir', dir, '--out', join(dir, 'urls.csv'), '--concurrency', '4']);
     assert.equal(r.code, 0, r.stderr);
-    const urls = readFileSync(join(dir, 'urls.csv'), 'utf8').trimEnd().split('\n').slice(1).map((l) => l.split(',')[0]!);
+    const urls = readFileSync(join(dir, 'urls.csv'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[0]!);
     return { ...r, urls: urls.sort() };
   }
 

@@ -32,16 +32,12 @@ interface Report {
 async function boot(env: Record<string, string> = {}): Promise<Report> {
   const home = await mkdtemp(join(tmpdir(), 'spinneret-boot-'));
   try {
-    const res = spawnSync(
-      process.execPath,
-      ['--import', register, join(out, 'electron', 'main.js')],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: 30_000,
-        env: { ...process.env, FAKE_HOME: home, SPINNERET_STATE_DIR: join(home, 'state'), ...env },
-      },
-    );
+    const res = spawnSync(process.execPath, ['--import', register, join(out, 'electron', 'main.js')], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, FAKE_HOME: home, SPINNERET_STATE_DIR: join(home, 'state'), ...env },
+    });
     const line = res.stdout.split('\n').find((l) => l.startsWith('FAKE_ELECTRON_REPORT '));
     assert.ok(line, `main printed no report (exit ${res.status}):\n${res.stdout}\n${res.stderr}`);
     return JSON.parse(line.slice('FAKE_ELECTRON_REPORT '.length)) as Report;

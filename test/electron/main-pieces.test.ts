@@ -164,7 +164,13 @@ describe('app:// protocol', () => {
       assert.equal(await page.text(), '<!doctype html>');
       const js = await handle(new Request('app://spinneret/assets/a.js'));
       assert.match(js.headers.get('content-type')!, /javascript/);
-      for (const url of ['app://spinneret/../secret.txt', 'app://spinneret/%2e%2e/secret.txt', 'app://spinneret/assets/..%2f..%2fsecret.txt', 'app://other/index.html', 'app://spinneret/missing.js']) {
+      for (const url of [
+        'app://spinneret/../secret.txt',
+        'app://spinneret/%2e%2e/secret.txt',
+        'app://spinneret/assets/..%2f..%2fsecret.txt',
+        'app://other/index.html',
+        'app://spinneret/missing.js',
+      ]) {
         assert.equal((await handle(new Request(url))).status, 404, url);
       }
     } finally {
@@ -193,7 +199,10 @@ describe('menu', () => {
       (byId('export-csv').click as () => void)();
       assert.deepEqual(calls, ['new', 'export']);
       assert.equal(byId('new-crawl').accelerator, 'CmdOrCtrl+N');
-      assert.ok(items.some((i) => i.role === 'quit'), `${platform}: Quit`);
+      assert.ok(
+        items.some((i) => i.role === 'quit'),
+        `${platform}: Quit`,
+      );
       assert.ok(items.some((i) => i.role === 'copy') && items.some((i) => i.role === 'paste'));
       assert.ok(!items.some((i) => i.role === 'toggleDevTools'), 'no dev tools when packaged');
     }
@@ -277,12 +286,18 @@ describe('CSV export through the save dialog', () => {
 
       assert.deepEqual(await exportCsvWithDialog(service, async () => ({ canceled: true }), dir, crawl.id, undefined), { rows: 0, canceled: true });
 
-      const broken = { ...service, exportCsv: async (_id: string, out: Writable) => {
-        out.write('url\nhalf');
-        throw Object.assign(new Error('disk full'), { code: 'EXPORT_FAILED' });
-      } };
+      const broken = {
+        ...service,
+        exportCsv: async (_id: string, out: Writable) => {
+          out.write('url\nhalf');
+          throw Object.assign(new Error('disk full'), { code: 'EXPORT_FAILED' });
+        },
+      };
       const failed = join(dir, 'failed.csv');
-      await assert.rejects(exportCsvWithDialog(broken, async () => ({ canceled: false, filePath: failed }), dir, crawl.id, undefined), /disk full/);
+      await assert.rejects(
+        exportCsvWithDialog(broken, async () => ({ canceled: false, filePath: failed }), dir, crawl.id, undefined),
+        /disk full/,
+      );
       assert.deepEqual((await readdir(dir)).sort(), ['out.csv']);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -40,7 +40,8 @@ describe('electron-builder', () => {
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     assert.equal(pkg.main, 'dist/electron/main.js');
     const files = JSON.stringify(config.files);
-    for (const f of [pkg.main, 'dist/electron/parse-worker.js', 'dist/electron/preload.cjs', 'dist/renderer/**/*']) assert.ok(files.includes(JSON.stringify(f)), `${f} is packed`);
+    for (const f of [pkg.main, 'dist/electron/parse-worker.js', 'dist/electron/preload.cjs', 'dist/renderer/**/*'])
+      assert.ok(files.includes(JSON.stringify(f)), `${f} is packed`);
   });
 
   it('afterPack sets the fuses: no RunAsNode, asar only, asar integrity, no NODE_OPTIONS or --inspect', async () => {
@@ -55,7 +56,12 @@ describe('electron-builder', () => {
       const log = console.log;
       console.log = () => {};
       try {
-        await afterPack({ appOutDir: dir, electronPlatformName: 'linux', arch: 1, packager: { executableName: 'spinneret', appInfo: { productFilename: 'Spinneret' } } });
+        await afterPack({
+          appOutDir: dir,
+          electronPlatformName: 'linux',
+          arch: 1,
+          packager: { executableName: 'spinneret', appInfo: { productFilename: 'Spinneret' } },
+        });
       } finally {
         console.log = log;
       }

@@ -24,7 +24,10 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
 /** Browser mode as its own process group, with a crawl of `site` started over the WebSocket. */
 export async function serveWithCrawl(site: TestSite, state: string) {
   const renderer = await fakeRendererDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/index.ts', '--renderer-dir', renderer, '--state-dir', state], { cwd: root, detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'electron/web/index.ts', '--renderer-dir', renderer, '--state-dir', state], {
+    cwd: root,
+    detached: true,
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
@@ -34,7 +37,15 @@ export async function serveWithCrawl(site: TestSite, state: string) {
   const crawl = await api.createCrawl({ settings: { startUrl: site.url('/'), concurrency: 2 } });
   await api.startCrawl({ id: crawl.id });
   await until(() => site.log.filter((l) => l.path.startsWith('/l/')).length >= 2, 'pages requested');
-  return { child, ended, api, id: crawl.id, out: () => out, signal: (sig: NodeJS.Signals) => process.kill(-child.pid!, sig), cleanup: () => rm(renderer, { recursive: true, force: true }) };
+  return {
+    child,
+    ended,
+    api,
+    id: crawl.id,
+    out: () => out,
+    signal: (sig: NodeJS.Signals) => process.kill(-child.pid!, sig),
+    cleanup: () => rm(renderer, { recursive: true, force: true }),
+  };
 }
 
 /** The crawl's status as the CLI lists it. */

@@ -16,7 +16,11 @@ const web = ['--import', 'tsx', 'electron/web/index.ts'];
 
 describe('npm run serve', () => {
   it('refuses bad arguments with usage, exit 2', () => {
-    for (const args of [['--port', 'abc'], ['--port', '70000'], ['--host', '0.0.0.0']]) {
+    for (const args of [
+      ['--port', 'abc'],
+      ['--port', '70000'],
+      ['--host', '0.0.0.0'],
+    ]) {
       const res = spawnSync(process.execPath, [...web, ...args], { cwd: root, encoding: 'utf8' });
       assert.equal(res.status, 2, args.join(' '));
       assert.match(res.stderr, /spinneret serve:/);

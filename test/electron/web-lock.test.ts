@@ -51,7 +51,11 @@ describe('browser mode and the crawl lock', { timeout: 90_000 }, () => {
       const [c] = await api.listCrawls();
       assert.equal(c?.status, 'running', 'listed as running: the other process runs it');
       for (const call of [() => api.resumeCrawl({ id: s.id }), () => api.pauseCrawl({ id: s.id }), () => api.deleteCrawl({ id: s.id })]) {
-        await assert.rejects(call(), (e: { code?: string; message?: string }) => e.code === 'CRAWL_LOCKED' && new RegExp(`crawl ${s.id} .* is open in another process \\(pid ${s.child.pid}\\)`).test(e.message ?? ''));
+        await assert.rejects(
+          call(),
+          (e: { code?: string; message?: string }) =>
+            e.code === 'CRAWL_LOCKED' && new RegExp(`crawl ${s.id} .* is open in another process \\(pid ${s.child.pid}\\)`).test(e.message ?? ''),
+        );
       }
       assert.ok((await api.queryUrls({ id: s.id, query: { offset: 0, limit: 10 } })).total > 0, 'reading works');
       api.close();

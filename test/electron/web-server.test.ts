@@ -95,11 +95,14 @@ describe('browser mode server', () => {
     ws.send(JSON.stringify({ type: 'call', id: 8, method: 'listCrawls' }));
     while (answers.length < 3) await new Promise((r) => setTimeout(r, 5));
     ws.close();
-    assert.deepEqual(answers.map((a) => [a.id, a.result.ok, a.result.error?.code]), [
-      [-1, false, 'BAD_MESSAGE'],
-      [7, false, 'BAD_MESSAGE'],
-      [8, true, undefined],
-    ]);
+    assert.deepEqual(
+      answers.map((a) => [a.id, a.result.ok, a.result.error?.code]),
+      [
+        [-1, false, 'BAD_MESSAGE'],
+        [7, false, 'BAD_MESSAGE'],
+        [8, true, undefined],
+      ],
+    );
   });
 
   it('offers a CSV export once, with the token, as an attachment', async () => {

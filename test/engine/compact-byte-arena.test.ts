@@ -13,7 +13,14 @@ test('ByteArena: appends and reads back; stageFrom, hashOf and stageAscii agree 
 
   // stageFrom copies ASCII text itself and hands other text to the encoder: either way its hash is
   // the one the table is rebuilt with (hashAt over the stored bytes), and the bytes are the UTF-8.
-  for (const [text, from] of [['https://a.example/x/item-1?q=2', 17], ['https://a.example/x/café-ü', 17], ['naïve', 0], ['abc€', 3], ['', 0], ['xy', 2]] as const) {
+  for (const [text, from] of [
+    ['https://a.example/x/item-1?q=2', 17],
+    ['https://a.example/x/café-ü', 17],
+    ['naïve', 0],
+    ['abc€', 3],
+    ['', 0],
+    ['xy', 2],
+  ] as const) {
     for (const seed of [0, 7]) {
       const h = arena.stageFrom(text, from, seed);
       const rest = text.slice(from);

@@ -57,8 +57,10 @@ test('StringIndex: prepare readies a batch: the same ids, and every string found
     for (let j = 0; j < size; j++) {
       const r = (next * 31 + j) % 50;
       if (r === 0) batch.push(undefined);
-      else if (r === 1 && next > 0) batch.push(key((next * 7) % next)); // seen before
-      else if (r === 2 && batch.length > 0) batch.push(batch[batch.length - 1]); // twice in a row
+      else if (r === 1 && next > 0)
+        batch.push(key((next * 7) % next)); // seen before
+      else if (r === 2 && batch.length > 0)
+        batch.push(batch[batch.length - 1]); // twice in a row
       else batch.push(key(next++));
     }
     if (batchNo === 40) {

@@ -26,9 +26,7 @@ const home = Buffer.from(
   <a href="/gone">Gone</a> <a href="/doc.pdf">PDF</a> <a href="/big.bin">Big</a> <a href="/feed.xml">Feed</a>
   <a href="/private/page">Private</a></body></html>`,
 );
-const gzipPage = Buffer.from(
-  `<!doctype html><html><body><h1>Zipped</h1><p>${'many words '.repeat(2000)}</p></body></html>`,
-);
+const gzipPage = Buffer.from(`<!doctype html><html><body><h1>Zipped</h1><p>${'many words '.repeat(2000)}</p></body></html>`);
 const gzipped = zlib.gzipSync(gzipPage);
 const chunks = ['<!doctype html><html><body><h1>Chunked</h1>', '<p>second part</p>', '<p>third part</p></body></html>'];
 const redirectBody = '<a href="/gzip">moved</a>';
@@ -126,8 +124,7 @@ describe('onResult facts: response time, sizes, validators and page fields', () 
         retries: 0,
       },
       hooks: {
-        onResult: (req, state, result, facts) =>
-          results.set(req.url.slice(server.origin.length), { state, result, facts }),
+        onResult: (req, state, result, facts) => results.set(req.url.slice(server.origin.length), { state, result, facts }),
       },
     });
     const t0 = performance.now();

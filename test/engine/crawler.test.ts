@@ -58,8 +58,7 @@ async function crawl(site: TestSite, over: Partial<CrawlSettings> = {}) {
   return { rec, outcome, crawler };
 }
 
-const paths = (site: TestSite, urls: Iterable<string>) =>
-  new Set([...urls].map((u) => (u.startsWith(site.origin) ? u.slice(site.origin.length) : u)));
+const paths = (site: TestSite, urls: Iterable<string>) => new Set([...urls].map((u) => (u.startsWith(site.origin) ? u.slice(site.origin.length) : u)));
 
 describe('Crawler against the full test site', () => {
   it('finds exactly what the site holds, by sitemaps and links, in one deduplicating frontier', async () => {
@@ -112,10 +111,18 @@ describe('Crawler against the full test site', () => {
         if (want.xRobotsTag !== undefined) assert.equal(r.xRobotsTag, want.xRobotsTag, `${p} x-robots-tag`);
         if (want.redirectTo !== undefined) assert.equal(r.redirectTo, site.url(want.redirectTo), `${p} redirect`);
         if (want.redirectChain !== undefined) {
-          assert.deepEqual(r.redirectChain, want.redirectChain.map((h) => ({ url: site.url(h.url), status: h.status })), `${p} chain`);
+          assert.deepEqual(
+            r.redirectChain,
+            want.redirectChain.map((h) => ({ url: site.url(h.url), status: h.status })),
+            `${p} chain`,
+          );
         }
         if (want.hreflang !== undefined) {
-          assert.deepEqual(r.hreflang, want.hreflang.map((h) => ({ lang: h.lang, href: site.url(h.href) })), `${p} hreflang`);
+          assert.deepEqual(
+            r.hreflang,
+            want.hreflang.map((h) => ({ lang: h.lang, href: site.url(h.href) })),
+            `${p} hreflang`,
+          );
         }
         if (want.error) {
           assert.equal(got.state, 'error', `${p} must be an error`);
@@ -131,7 +138,11 @@ describe('Crawler against the full test site', () => {
         assert.equal(node.state, sm.state, `${sm.path} state`);
         assert.equal(node.urlCount, sm.urlCount, `${sm.path} urlCount`);
         assert.equal(node.gzip, sm.gzip, `${sm.path} gzip`);
-        if (sm.failure) assert.ok(node.problems.some((p) => p.code === sm.failure!.code), `${sm.path}: ${sm.failure.code}`);
+        if (sm.failure)
+          assert.ok(
+            node.problems.some((p) => p.code === sm.failure!.code),
+            `${sm.path}: ${sm.failure.code}`,
+          );
       }
       // Sitemap documents are fetched once each, cycles included.
       for (const sm of ex.sitemaps) assert.equal(site.hits.get(sm.path), 1, `sitemap fetched ${site.hits.get(sm.path)} times: ${sm.path}`);

@@ -31,7 +31,9 @@ const CALLBACKS = [
 /** Every callback, in order, with its arguments. */
 function events(make: (cbs: TokenizerCallbacks) => Tokenizer, chunks: string[]): string[] {
   const log: string[] = [];
-  const cbs = Object.fromEntries(CALLBACKS.map((name) => [name, (...args: number[]) => void log.push(`${name}(${args.join(',')})`)])) as unknown as TokenizerCallbacks;
+  const cbs = Object.fromEntries(
+    CALLBACKS.map((name) => [name, (...args: number[]) => void log.push(`${name}(${args.join(',')})`)]),
+  ) as unknown as TokenizerCallbacks;
   const t = make(cbs);
   for (const c of chunks) t.write(c);
   t.end();
@@ -43,14 +45,13 @@ const fast = (cbs: TokenizerCallbacks) => new FastTokenizer({ xmlMode: true, dec
 
 function cut(text: string, rand: () => number, maxChunk: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = 1 + Math.floor(rand() * maxChunk);
     out.push(text.slice(i, i + n));
     i += n;
   }
   return out;
 }
-
 
 function assertSame(text: string, chunks: string[], what: string): void {
   const want = events(stock, chunks);
@@ -63,7 +64,7 @@ function assertSame(text: string, chunks: string[], what: string): void {
 
 /** What to do when a check below fails: said with every failure. */
 const UPGRADE_HINT =
-  'electron/engine/sitemap/read/fast-tokenizer.ts overrides private methods of htmlparser2\'s Tokenizer, ' +
+  "electron/engine/sitemap/read/fast-tokenizer.ts overrides private methods of htmlparser2's Tokenizer, " +
   'so htmlparser2 is pinned to one exact version in package.json. If this fails after changing that version, ' +
   'go back to the pinned one, or read the new Tokenizer source (stateText, stateInAttributeValueDoubleQuotes, ' +
   'stateInAttributeValueSingleQuotes, the fields buffer/index/offset/sectionStart/cbs), adapt fast-tokenizer.ts ' +
@@ -84,14 +85,24 @@ test('htmlparser2 upgrade guard: the overridden methods and the fields they use 
   const proto = Tokenizer.prototype as unknown as Record<string, unknown>;
   for (const name of OVERRIDDEN) {
     assert.equal(typeof proto[name], 'function', `Tokenizer.prototype.${name} is gone. ${UPGRADE_HINT}`);
-    assert.equal((proto[name] as (...a: unknown[]) => unknown).length, 1, `Tokenizer.prototype.${name} no longer takes one argument (the character code). ${UPGRADE_HINT}`);
+    assert.equal(
+      (proto[name] as (...a: unknown[]) => unknown).length,
+      1,
+      `Tokenizer.prototype.${name} no longer takes one argument (the character code). ${UPGRADE_HINT}`,
+    );
     assert.notEqual((FastTokenizer.prototype as unknown as Record<string, unknown>)[name], proto[name], `FastTokenizer does not override ${name}`);
   }
   const noop = Object.fromEntries(CALLBACKS.map((name) => [name, () => {}])) as unknown as TokenizerCallbacks;
   const tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: true }, noop);
   tokenizer.write('plain text');
   const t = tokenizer as unknown as Record<string, unknown>;
-  for (const [field, type] of [['buffer', 'string'], ['index', 'number'], ['offset', 'number'], ['sectionStart', 'number'], ['cbs', 'object']] as const) {
+  for (const [field, type] of [
+    ['buffer', 'string'],
+    ['index', 'number'],
+    ['offset', 'number'],
+    ['sectionStart', 'number'],
+    ['cbs', 'object'],
+  ] as const) {
     assert.equal(typeof t[field], type, `a Tokenizer no longer has the ${type} field ${field}. ${UPGRADE_HINT}`);
   }
   assert.equal(t.buffer, 'plain text', `Tokenizer.buffer is not the chunk written. ${UPGRADE_HINT}`);
@@ -154,10 +165,42 @@ test('FastTokenizer: the same callbacks as the stock Tokenizer over every confor
 
 test('FastTokenizer: the same callbacks on random documents of sitemap pieces, entities and odd markup', () => {
   const pieces = [
-    '<url>', '</url>', '<loc>', '</loc>', 'http://example.com/a?b=1&amp;c=2', '&lt;', '&#x41;', '&#65;', '&bogus;', '&', '&amp',
-    '<xhtml:link rel="alternate" hreflang="de" href="http://example.com/de/&amp;x"/>', "<a b='x&quot;y' c=d>", '<a b="unterminated',
-    '<!-- a comment -->', '<![CDATA[ <not a tag> & ]]>', '<?xml version="1.0"?>', '<!DOCTYPE x>', '< notatag', '</ spaced >', '<a/>',
-    '</loc\n>', '<loc\t>', '<a\rb="1"\f/>', '</x\ty >', '<n:a n:b=\'1\'>', '\n  ', 'text with > and " and \' ', 'ünïcödé ✓', '<lastmod>2024-01-02T03:04:05+00:00</lastmod>', '<', '>', '"', "'", '=', '/',
+    '<url>',
+    '</url>',
+    '<loc>',
+    '</loc>',
+    'http://example.com/a?b=1&amp;c=2',
+    '&lt;',
+    '&#x41;',
+    '&#65;',
+    '&bogus;',
+    '&',
+    '&amp',
+    '<xhtml:link rel="alternate" hreflang="de" href="http://example.com/de/&amp;x"/>',
+    "<a b='x&quot;y' c=d>",
+    '<a b="unterminated',
+    '<!-- a comment -->',
+    '<![CDATA[ <not a tag> & ]]>',
+    '<?xml version="1.0"?>',
+    '<!DOCTYPE x>',
+    '< notatag',
+    '</ spaced >',
+    '<a/>',
+    '</loc\n>',
+    '<loc\t>',
+    '<a\rb="1"\f/>',
+    '</x\ty >',
+    "<n:a n:b='1'>",
+    '\n  ',
+    'text with > and " and \' ',
+    'ünïcödé ✓',
+    '<lastmod>2024-01-02T03:04:05+00:00</lastmod>',
+    '<',
+    '>',
+    '"',
+    "'",
+    '=',
+    '/',
   ];
   for (let doc = 0; doc < 400; doc++) {
     const rand = rng(1000 + doc);

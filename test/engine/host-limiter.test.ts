@@ -33,7 +33,7 @@ describe('HostLimiter', () => {
     assert.deepEqual(order, [0, 1, 2, 3, 4]);
   });
 
-  it('does not let one host use another host\'s slots', async () => {
+  it("does not let one host use another host's slots", async () => {
     const limiter = new HostLimiter({ perHostConcurrency: 1, delayMs: 0 });
     await limiter.acquire('a.test');
     let bGranted = false;
@@ -67,10 +67,12 @@ describe('HostLimiter', () => {
     const limiter = new HostLimiter({ perHostConcurrency: 10, delayMs: 60 });
     const starts: number[] = [];
     await Promise.all(
-      [0, 1, 2].map(() => limiter.acquire('a.test').then((release) => {
-        starts.push(performance.now());
-        release();
-      })),
+      [0, 1, 2].map(() =>
+        limiter.acquire('a.test').then((release) => {
+          starts.push(performance.now());
+          release();
+        }),
+      ),
     );
     assert.ok(starts[1]! - starts[0]! >= 55, `gap ${starts[1]! - starts[0]!} ms`);
     assert.ok(starts[2]! - starts[1]! >= 55, `gap ${starts[2]! - starts[1]!} ms`);
@@ -127,6 +129,9 @@ describe('HostLimiter', () => {
   });
 
   it('refuses a per-host concurrency below 1', () => {
-    assert.throws(() => new HostLimiter({ perHostConcurrency: 0, delayMs: 0 }), (e: EngineError) => e.code === 'INVALID_OPTION');
+    assert.throws(
+      () => new HostLimiter({ perHostConcurrency: 0, delayMs: 0 }),
+      (e: EngineError) => e.code === 'INVALID_OPTION',
+    );
   });
 });

@@ -102,7 +102,11 @@ describe('A robots.txt larger than the read limit', () => {
         const truncated = log.find((e) => e.code === 'ROBOTS_TRUNCATED');
         assert.ok(truncated, `the truncation is logged (${how})`);
         assert.match(truncated.message, /first 512 KiB were read/);
-        assert.deepEqual(robots.problems.map((p) => p.code), ['ROBOTS_TRUNCATED'], how);
+        assert.deepEqual(
+          robots.problems.map((p) => p.code),
+          ['ROBOTS_TRUNCATED'],
+          how,
+        );
         // About 512 KiB were read, not the whole file (nor nothing).
         assert.ok(robots.bytes > 500 * KIB && robots.bytes <= 512 * KIB, `robots.txt body kept: ${robots.bytes} bytes (${how})`);
       } finally {
@@ -143,7 +147,10 @@ describe('A robots.txt that redirects too often', () => {
       assert.match(entry.message, /redirects more than 10 times/);
       assert.doesNotMatch(entry.message, /did not answer/);
       const robots = nodes.get(`${o}/robots.txt`)!;
-      assert.deepEqual(robots.problems.map((p) => p.code), ['TOO_MANY_REDIRECTS']);
+      assert.deepEqual(
+        robots.problems.map((p) => p.code),
+        ['TOO_MANY_REDIRECTS'],
+      );
       // RFC 9309 2.3.1.2: past the redirects it follows, a crawler may take robots.txt as unavailable.
       assert.equal(results.get(`${o}/page.html`)?.state, 'done');
     } finally {

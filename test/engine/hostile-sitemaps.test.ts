@@ -108,7 +108,12 @@ describe('A sitemap larger than the page cap', () => {
       const o = server.origin;
       if (path === '/robots.txt') return answer(res, 200, 'text/plain', 'User-agent: *\nAllow: /\n');
       if (path === '/') {
-        return answer(res, 200, 'text/html', '<html><body><a href="/declared.xml">a</a><a href="/chunked.xml">b</a><a href="/big.html">c</a><a href="/huge.html">d</a></body></html>');
+        return answer(
+          res,
+          200,
+          'text/html',
+          '<html><body><a href="/declared.xml">a</a><a href="/chunked.xml">b</a><a href="/big.html">c</a><a href="/huge.html">d</a></body></html>',
+        );
       }
       if (path === '/declared.xml') return answer(res, 200, 'application/xml', urlset(o, '/a/', N), true);
       if (path === '/chunked.xml') return answer(res, 200, 'application/xml', urlset(o, '/b/', N), false);
@@ -289,7 +294,10 @@ describe('A sitemap body that is slow, stalls or breaks', () => {
         const node = run!.nodes.get(`${site.origin}/s.xml`)!;
         assert.equal(site.hits.get('/s.xml'), 2);
         assert.equal(node.state, 'done');
-        assert.deepEqual(node.problems.map((p) => p.code), ['SITEMAP_RETRIED']);
+        assert.deepEqual(
+          node.problems.map((p) => p.code),
+          ['SITEMAP_RETRIED'],
+        );
         assert.match(node.problems[0]!.message, mode === 'break' ? /CONNECTION_RESET/ : /sent nothing for 500 ms/);
         assert.equal(node.urlCount, N);
         // Entries were handed out before the retry, and none of them twice after it.
@@ -309,7 +317,10 @@ describe('A sitemap body that is slow, stalls or breaks', () => {
       const node = run.nodes.get(`${site.origin}/s.xml`)!;
       assert.equal(site.hits.get('/s.xml'), 3);
       assert.equal(node.state, 'error');
-      assert.deepEqual(node.problems.map((p) => p.code), ['SITEMAP_RETRIED', 'SITEMAP_RETRIED', 'CONNECTION_RESET']);
+      assert.deepEqual(
+        node.problems.map((p) => p.code),
+        ['SITEMAP_RETRIED', 'SITEMAP_RETRIED', 'CONNECTION_RESET'],
+      );
       assert.equal(run.admitted.size, 2000);
       assert.equal(run.duplicates, 0);
     } finally {

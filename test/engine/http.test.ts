@@ -571,7 +571,10 @@ describe('HttpFetcher: timeouts and limits', () => {
       }
       assert.equal(f.stats().inFlight, 0);
       await new Promise((r) => setImmediate(r));
-      assert.deepEqual(warnings.map((w) => w.name), []);
+      assert.deepEqual(
+        warnings.map((w) => w.name),
+        [],
+      );
     } finally {
       process.off('warning', onWarning);
       await s.close();

@@ -85,7 +85,10 @@ test('canonical, hreflang alternates and meta robots', () => {
   ]);
   assert.equal(info.metaRobots, 'NoIndex, Follow');
   assert.ok(info.links.some((l) => l.url === 'https://example.com/feed.xml' && l.rel === 'alternate'));
-  assert.ok(info.links.every((l) => !l.nofollow), 'googlebot meta does not make links nofollow for this crawler');
+  assert.ok(
+    info.links.every((l) => !l.nofollow),
+    'googlebot meta does not make links nofollow for this crawler',
+  );
 });
 
 test('rel=nofollow on a link, meta robots nofollow on the page', () => {
@@ -104,10 +107,7 @@ test('rel=nofollow on a link, meta robots nofollow on the page', () => {
 });
 
 test('title: first one only, not from inline SVG, entities decoded; missing title stays undefined', () => {
-  const svgFirst = extractPageInfo(
-    '<body><svg><title>Icon</title></svg><title>Real &eacute;t&eacute;</title><title>Second</title></body>',
-    PAGE,
-  );
+  const svgFirst = extractPageInfo('<body><svg><title>Icon</title></svg><title>Real &eacute;t&eacute;</title><title>Second</title></body>', PAGE);
   assert.equal(svgFirst.title, 'Real été');
   assert.equal(extractPageInfo('<p>no title</p>', PAGE).title, undefined);
   assert.equal(extractPageInfo('<title></title>', PAGE).title, '');

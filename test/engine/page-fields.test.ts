@@ -12,11 +12,7 @@ const read = (html: string) => extractPageInfo(html, PAGE);
 /** The on-page fields only, absent ones left out. */
 const fields = (html: string) => {
   const { metaDescription, metaDescriptionCount, h1, h1Count, lang, wordCount } = read(html);
-  return Object.fromEntries(
-    Object.entries({ metaDescription, metaDescriptionCount, h1, h1Count, lang, wordCount }).filter(
-      ([, v]) => v !== undefined,
-    ),
-  );
+  return Object.fromEntries(Object.entries({ metaDescription, metaDescriptionCount, h1, h1Count, lang, wordCount }).filter(([, v]) => v !== undefined));
 };
 const anchors = (html: string) => read(html).links.map((l) => [l.url.replace('https://example.com', ''), l.anchor]);
 
@@ -149,9 +145,7 @@ describe('page fields in odd markup', () => {
   });
 
   it("an <h1> inside <svg> is an H1 (a browser ends the SVG there); the SVG's own text is not", () => {
-    const info = read(
-      '<body><svg viewBox="0 0 1 1"><text>Logo text</text><h1>Heading in SVG</h1></svg><p>Body</p></body>',
-    );
+    const info = read('<body><svg viewBox="0 0 1 1"><text>Logo text</text><h1>Heading in SVG</h1></svg><p>Body</p></body>');
     assert.equal(info.h1, 'Heading in SVG');
     assert.equal(info.h1Count, 1);
     // Nothing between <svg> and </svg> is counted as words.
@@ -290,13 +284,10 @@ describe('anchor text of links', () => {
   });
 
   it('script and style inside a link are not its text; a link inside noscript keeps its text', () => {
-    assert.deepEqual(
-      anchors('<a href="/s">Go<script>x()</script><style>a{}</style></a><noscript><a href="/n">No JS</a></noscript>'),
-      [
-        ['/s', 'Go'],
-        ['/n', 'No JS'],
-      ],
-    );
+    assert.deepEqual(anchors('<a href="/s">Go<script>x()</script><style>a{}</style></a><noscript><a href="/n">No JS</a></noscript>'), [
+      ['/s', 'Go'],
+      ['/n', 'No JS'],
+    ]);
   });
 
   it('an unclosed link takes the text up to the end; a long anchor is cut at MAX_ANCHOR_CHARS', () => {

@@ -25,7 +25,15 @@ async function serve(docs: Record<string, (origin: string) => string>): Promise<
 }
 
 function listOf(server: LocalServer, roots: string[]): SitemapRequestList {
-  const fetcher = createHttpFetcher({ userAgent: 't', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 20, perHostConcurrency: 2, delayMs: 0 });
+  const fetcher = createHttpFetcher({
+    userAgent: 't',
+    timeoutMs: 5000,
+    connectTimeoutMs: 2000,
+    retries: 0,
+    maxBodyBytes: 1 << 20,
+    perHostConcurrency: 2,
+    delayMs: 0,
+  });
   return new SitemapRequestList({ sitemapUrls: roots.map((p) => server.origin + p), fetcher });
 }
 
@@ -48,7 +56,13 @@ function fakeList(inits: RequestInit[]) {
   return list as typeof list & SitemapRequestList;
 }
 
-const entry = (url: string): RequestInit => ({ url, source: 'sitemap', depth: 0, discoveredFrom: 'http://127.0.0.1:1/sitemap.xml', sitemapEntry: { loc: url } });
+const entry = (url: string): RequestInit => ({
+  url,
+  source: 'sitemap',
+  depth: 0,
+  discoveredFrom: 'http://127.0.0.1:1/sitemap.xml',
+  sitemapEntry: { loc: url },
+});
 
 test('start URLs, links and sitemap entries converge on one queue and are deduplicated', async () => {
   const server = await serve({ '/sitemap.xml': (o) => urlset(o, ['/', '/a', '/b']) });
@@ -72,7 +86,13 @@ test('start URLs, links and sitemap entries converge on one queue and are dedupl
     assert.equal(queue.totalCount(), 4);
     assert.equal(queue.duplicateCount(), 2, 'the sitemap\'s "/" and the link to /a');
     assert.deepEqual(queue.discoveriesOf(`${o}/`), [{ source: 'start' }, { source: 'sitemap', from: `${o}/sitemap.xml` }]);
-    assert.deepEqual(queue.discoveriesOf(`${o}/a`).map((d) => d.source).sort(), ['link', 'sitemap']);
+    assert.deepEqual(
+      queue
+        .discoveriesOf(`${o}/a`)
+        .map((d) => d.source)
+        .sort(),
+      ['link', 'sitemap'],
+    );
     const b = admitted.find((r) => r.url === `${o}/b`)!;
     assert.ok(b.sitemapEntry, 'sitemap entries reach onAdmitted whole');
     // A sitemap entry's request is its init made into the Request: id, key and retry count set on it.
@@ -175,7 +195,9 @@ test('after each sitemap read, the frontier is readied for what the waiting site
   const docs: Record<string, (origin: string) => string> = {
     '/index.xml': (o) =>
       `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-      range('/s', 6).map((p) => `<sitemap><loc>${o}${p}.xml</loc></sitemap>`).join('') +
+      range('/s', 6)
+        .map((p) => `<sitemap><loc>${o}${p}.xml</loc></sitemap>`)
+        .join('') +
       `</sitemapindex>\n`,
   };
   for (let k = 0; k < 6; k++) docs[`/s${k}.xml`] = (o) => urlset(o, range(`/s${k}/p`, per));

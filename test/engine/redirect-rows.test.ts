@@ -140,7 +140,10 @@ describe('redirects are rows; references are told apart; followed hops are check
   it('tells an <a> from a canonical, hreflang and rel=next, and reports no reference of a page to itself', () => {
     // Home's self-canonical and its link to itself are no discoveries at all.
     const toHome = [...dups.filter((x) => x.url === u('/')).map((x) => x.d)];
-    assert.deepEqual(toHome.map((d) => `${d.source} ${d.from}`), [`link ${u('/page/2')}`, `link ${u('/offers/summer/')}`].sort().filter((x) => toHome.some((d) => `${d.source} ${d.from}` === x)));
+    assert.deepEqual(
+      toHome.map((d) => `${d.source} ${d.from}`),
+      [`link ${u('/page/2')}`, `link ${u('/offers/summer/')}`].sort().filter((x) => toHome.some((d) => `${d.source} ${d.from}` === x)),
+    );
     assert.ok(!toHome.some((d) => d.from === u('/')), 'a page does not discover itself');
     assert.ok(toHome.some((d) => d.source === 'link' && d.from === u('/page/2')));
     assert.ok(!toHome.some((d) => d.source === 'reference'), "page 2's rel=prev to home is a reference, deduplicated with its <a>");
@@ -159,14 +162,20 @@ describe('redirects are rows; references are told apart; followed hops are check
   it('a sitemap hop into a path robots.txt disallows is not fetched', () => {
     const n = nodes.get(u('/sm-private.xml'))!;
     assert.equal(n.state, 'error');
-    assert.ok(n.problems.some((p) => p.code === 'REDIRECT_DISALLOWED'), JSON.stringify(n.problems));
+    assert.ok(
+      n.problems.some((p) => p.code === 'REDIRECT_DISALLOWED'),
+      JSON.stringify(n.problems),
+    );
     assert.equal(server.hits.get('/private/sm.xml'), undefined);
   });
 
   it('a sitemap hop to another host is not attempted', () => {
     const n = nodes.get(u('/sm-away.xml'))!;
     assert.equal(n.state, 'error');
-    assert.ok(n.problems.some((p) => p.code === 'REDIRECT_OUT_OF_SCOPE'), JSON.stringify(n.problems));
+    assert.ok(
+      n.problems.some((p) => p.code === 'REDIRECT_OUT_OF_SCOPE'),
+      JSON.stringify(n.problems),
+    );
     assert.equal(away.hits.get('/sm.xml'), undefined);
   });
 });

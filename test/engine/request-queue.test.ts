@@ -167,7 +167,10 @@ test('reclaim puts a request back at the front or the end, counting the retry', 
     (e: unknown) => e instanceof EngineError && e.code === 'NOT_IN_PROGRESS',
   );
   q.markRequestHandled(last);
-  assert.throws(() => q.reclaimRequest(last), (e: unknown) => e instanceof EngineError && e.code === 'NOT_IN_PROGRESS');
+  assert.throws(
+    () => q.reclaimRequest(last),
+    (e: unknown) => e instanceof EngineError && e.code === 'NOT_IN_PROGRESS',
+  );
 });
 
 test('an invalid URL throws INVALID_URL and leaves the queue unchanged', () => {
@@ -187,7 +190,10 @@ test('an invalid URL throws INVALID_URL and leaves the queue unchanged', () => {
     (e: unknown) => e instanceof EngineError && e.code === 'INVALID_REQUEST',
   );
   assert.equal(q.totalCount(), 0);
-  assert.throws(() => q.markRequestHandled({ id: 5 } as Request), (e: unknown) => e instanceof EngineError && e.code === 'UNKNOWN_REQUEST');
+  assert.throws(
+    () => q.markRequestHandled({ id: 5 } as Request),
+    (e: unknown) => e instanceof EngineError && e.code === 'UNKNOWN_REQUEST',
+  );
 });
 
 test('a given uniqueKey is used as is', () => {
@@ -211,9 +217,20 @@ test('restore rebuilds the same ids, states and discoveries without calling hook
   assert.equal(q.handledCount(), 1);
   assert.equal(q.pendingCount(), 2);
   assert.equal(q.duplicateCount(), 1);
-  assert.deepEqual(q.discoveriesOf(U('/b')), [{ source: 'link', from: U('/a') }, { source: 'sitemap', from: U('/sm.xml') }]);
+  assert.deepEqual(q.discoveriesOf(U('/b')), [
+    { source: 'link', from: U('/a') },
+    { source: 'sitemap', from: U('/sm.xml') },
+  ]);
   assert.deepEqual(q.fetchNextRequest(), {
-    id: 1, url: U('/b#f'), uniqueKey: U('/b'), source: 'link', depth: 1, discoveredFrom: U('/a'), label: 'page', userData: { n: 2 }, retryCount: 0,
+    id: 1,
+    url: U('/b#f'),
+    uniqueKey: U('/b'),
+    source: 'link',
+    depth: 1,
+    discoveredFrom: U('/a'),
+    label: 'page',
+    userData: { n: 2 },
+    retryCount: 0,
   });
   assert.equal(q.fetchNextRequest()!.id, 2);
   // After a restore the next admission continues the id sequence, and fires hooks again.
@@ -228,7 +245,10 @@ test('restore rebuilds the same ids, states and discoveries without calling hook
     () => q.restore({ id: 4, url: U('/a'), uniqueKey: U('/a'), source: 'link', depth: 1 }, false),
     (e: unknown) => e instanceof EngineError && e.code === 'RESTORE_DUPLICATE',
   );
-  assert.throws(() => q.restoreDiscovery(42, { source: 'link' }), (e: unknown) => e instanceof EngineError && e.code === 'UNKNOWN_REQUEST');
+  assert.throws(
+    () => q.restoreDiscovery(42, { source: 'link' }),
+    (e: unknown) => e instanceof EngineError && e.code === 'UNKNOWN_REQUEST',
+  );
 });
 
 test('setHooks replaces the hooks of a restored queue', () => {

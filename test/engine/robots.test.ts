@@ -4,11 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { MAX_ROBOTS_CHARS, parseRobotsTxt } from '../../electron/engine/robots/robots.js';
-import {
-  decodeRobotsBody,
-  fetchRobotsTxt,
-  robotsFromCheckpoint,
-} from '../../electron/engine/robots/robots-fetch.js';
+import { decodeRobotsBody, fetchRobotsTxt, robotsFromCheckpoint } from '../../electron/engine/robots/robots-fetch.js';
 import { EngineError, type FetchOptions, type FetchResponse, type HttpFetcher } from '../../electron/engine/types.js';
 
 const ROBOTS_URL = 'https://example.com/robots.txt';
@@ -35,8 +31,7 @@ test('robots.txt conformance: google/robotstxt-spec-test CTC', async (t) => {
     for (const [i, c] of cases.entries()) {
       await t.test(`${suite} #${i + 1}`, async (tc) => {
         // Non-UTF-8 cases come as bytes: they go through the same decoding as a fetched body.
-        const body =
-          c.robotstxt !== undefined ? c.robotstxt : decodeRobotsBody(Buffer.from(c.robotstxtBase64!, 'base64'));
+        const body = c.robotstxt !== undefined ? c.robotstxt : decodeRobotsBody(Buffer.from(c.robotstxtBase64!, 'base64'));
         const robots = parseRobotsTxt(body, 'http://example.com/robots.txt');
         for (const e of c.expectations) {
           expectations++;
@@ -55,17 +50,7 @@ test('robots.txt conformance: google/robotstxt-spec-test CTC', async (t) => {
 
 test('groups: consecutive user-agents share rules; same agent merges across groups', () => {
   const r = parseRobotsTxt(
-    [
-      'User-agent: a',
-      'User-agent: b',
-      'Disallow: /shared',
-      '',
-      'User-agent: c',
-      'Disallow: /c-only',
-      '',
-      'User-agent: A',
-      'Disallow: /a-more',
-    ].join('\n'),
+    ['User-agent: a', 'User-agent: b', 'Disallow: /shared', '', 'User-agent: c', 'Disallow: /c-only', '', 'User-agent: A', 'Disallow: /a-more'].join('\n'),
     ROBOTS_URL,
   );
   assert.equal(r.isAllowed('https://example.com/shared/x', 'a'), false);
@@ -77,10 +62,7 @@ test('groups: consecutive user-agents share rules; same agent merges across grou
 });
 
 test('user agent is matched by its product token, case-insensitively, with * as fallback', () => {
-  const r = parseRobotsTxt(
-    'User-agent: *\nDisallow: /\n\nUser-agent: Spinneret\nDisallow: /private\n',
-    ROBOTS_URL,
-  );
+  const r = parseRobotsTxt('User-agent: *\nDisallow: /\n\nUser-agent: Spinneret\nDisallow: /private\n', ROBOTS_URL);
   for (const ua of ['Spinneret', 'spinneret/1.0', 'SPINNERET/2.3 (+https://spinneret.example/bot)', 'Spinneret (+https://x.example/)']) {
     assert.equal(r.isAllowed('https://example.com/public', ua), true, ua);
     assert.equal(r.isAllowed('https://example.com/private/x', ua), false, ua);
@@ -362,10 +344,7 @@ test('fetchRobotsTxt: a body past maxBytes is cut at a line end and reported', a
 });
 
 test('fetchRobotsTxt: non-UTF-8 bytes are read as Latin-1', async () => {
-  const res = await fetchRobotsTxt(
-    fakeFetcher({ status: 200, body: Buffer.from('User-agent: *\nDisallow: /\xe9t\xe9\n', 'latin1') }),
-    ROBOTS_URL,
-  );
+  const res = await fetchRobotsTxt(fakeFetcher({ status: 200, body: Buffer.from('User-agent: *\nDisallow: /\xe9t\xe9\n', 'latin1') }), ROBOTS_URL);
   assert.equal(res.body, 'User-agent: *\nDisallow: /\u00e9t\u00e9\n');
   assert.equal(res.robots.isAllowed('https://example.com/%C3%A9t%C3%A9', 'bot'), false);
 });

@@ -67,7 +67,10 @@ const EXPECTATIONS: Record<string, { url: string; check(p: Parsed): void }> = {
     url: 'http://www.domain.com/sitemap-with-bom.txt',
     check(p) {
       assert.equal(p.summary.type, 'text');
-      assert.deepEqual(p.urls.map((u) => u.loc), ['http://www.domain.com/page1.html', 'http://www.domain.com/page2.html']);
+      assert.deepEqual(
+        p.urls.map((u) => u.loc),
+        ['http://www.domain.com/page1.html', 'http://www.domain.com/page2.html'],
+      );
       assert.deepEqual(p.problems, [], 'the BOM is skipped, not read as part of the first URL');
     },
   },
@@ -113,7 +116,10 @@ const EXPECTATIONS: Record<string, { url: string; check(p: Parsed): void }> = {
     check(p) {
       assert.equal(p.summary.type, 'text');
       assert.equal(p.summary.gzip, false);
-      assert.deepEqual(p.urls.map((u) => u.loc), ['http://www.domain.com/page1.html', 'http://www.domain.com/page2.html']);
+      assert.deepEqual(
+        p.urls.map((u) => u.loc),
+        ['http://www.domain.com/page1.html', 'http://www.domain.com/page2.html'],
+      );
       assert.deepEqual(p.problems, []);
     },
   },
@@ -215,11 +221,10 @@ const EXPECTATIONS: Record<string, { url: string; check(p: Parsed): void }> = {
   'sitemap-mobile.xml': {
     url: 'http://www.example.com/sitemap-mobile.xml',
     check(p) {
-      assert.deepEqual(p.urls.map((u) => u.loc), [
-        'http://www.example.com/mobile-friendly-1/',
-        'http://www.example.com/mobile-friendly-2/',
-        'http://www.example.com/no-mobile/',
-      ]);
+      assert.deepEqual(
+        p.urls.map((u) => u.loc),
+        ['http://www.example.com/mobile-friendly-1/', 'http://www.example.com/mobile-friendly-2/', 'http://www.example.com/no-mobile/'],
+      );
       assert.deepEqual(p.problems, []);
     },
   },
@@ -235,7 +240,10 @@ const EXPECTATIONS: Record<string, { url: string; check(p: Parsed): void }> = {
       });
       // An empty <news:name> is left out rather than kept as "", and reported: Google News requires it.
       assert.deepEqual(p.urls[1]!.news, { publicationLanguage: 'en', publicationDate: '2025-05-27', title: 'Test empty news attributes' });
-      assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [['NEWS_MISSING_NAME', 'http://www.example.org/empty_news_name.html']]);
+      assert.deepEqual(
+        p.problems.map((x) => [x.code, x.url]),
+        [['NEWS_MISSING_NAME', 'http://www.example.org/empty_news_name.html']],
+      );
     },
   },
   'sitemap-videos-tvshow.xml': {

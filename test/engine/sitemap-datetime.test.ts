@@ -117,7 +117,14 @@ test('an RFC 822 date without its zone names no instant: rfc822ToIso is null, rf
 });
 
 test('rfc822ToIso returns null for what it cannot read', () => {
-  for (const s of ['', 'sometime', 'Sat, 31 Feb 2002 09:42:31 GMT', 'Sat, 07 Foo 2002 09:42:31 GMT', 'Sat, 07 Sep 2002 25:00:00 GMT', 'Sat, 07 Sep 2002 09:42:31 XYZ']) {
+  for (const s of [
+    '',
+    'sometime',
+    'Sat, 31 Feb 2002 09:42:31 GMT',
+    'Sat, 07 Foo 2002 09:42:31 GMT',
+    'Sat, 07 Sep 2002 25:00:00 GMT',
+    'Sat, 07 Sep 2002 09:42:31 XYZ',
+  ]) {
     assert.equal(rfc822ToIso(s), null, s);
   }
 });

@@ -42,8 +42,15 @@ const BROKEN: [string, Buffer][] = [
 
 test('a <loc> that does not decode is INVALID_URL with the entry, and no entry, on either way of reading a <url>', () => {
   for (const [what, loc] of BROKEN) {
-    for (const [how, extra] of [['usual <url>', ''], ['read element by element', '<foo/>']] as const) {
-      const doc = bytes(`<urlset ${NS}>\n<url><loc>http://h.test/ok1</loc></url>\n<url><loc>`, [...loc], `</loc>${extra}</url>\n<url><loc>http://h.test/ok2</loc></url>\n</urlset>\n`);
+    for (const [how, extra] of [
+      ['usual <url>', ''],
+      ['read element by element', '<foo/>'],
+    ] as const) {
+      const doc = bytes(
+        `<urlset ${NS}>\n<url><loc>http://h.test/ok1</loc></url>\n<url><loc>`,
+        [...loc],
+        `</loc>${extra}</url>\n<url><loc>http://h.test/ok2</loc></url>\n</urlset>\n`,
+      );
       const r = parse(doc);
       assert.deepEqual(r.locs, ['http://h.test/ok1', 'http://h.test/ok2'], `${what}, ${how}`);
       assert.deepEqual(r.codes, ['INVALID_URL'], `${what}, ${how}`);
@@ -54,7 +61,9 @@ test('a <loc> that does not decode is INVALID_URL with the entry, and no entry, 
 });
 
 test('an index <loc>, a text sitemap line and UTF-16 with a lone surrogate are refused the same way', () => {
-  const index = parse(bytes(`<sitemapindex ${NS}><sitemap><loc>http://h.test/s`, [0xff], `.xml</loc></sitemap><sitemap><loc>http://h.test/t.xml</loc></sitemap></sitemapindex>`));
+  const index = parse(
+    bytes(`<sitemapindex ${NS}><sitemap><loc>http://h.test/s`, [0xff], `.xml</loc></sitemap><sitemap><loc>http://h.test/t.xml</loc></sitemap></sitemapindex>`),
+  );
   assert.deepEqual(index.locs, ['http://h.test/t.xml']);
   assert.deepEqual(index.codes, ['INVALID_URL']);
 
@@ -74,13 +83,28 @@ test('an index <loc>, a text sitemap line and UTF-16 with a lone surrogate are r
 });
 
 test('the parse worker refuses them too: no entry is handed out', async () => {
-  const doc = bytes(`<urlset ${NS}><url><loc>http://h.test/a`, [0xff], `</loc></url><url><loc>http://h.test/a&#0;</loc></url><url><loc>http://h.test/ok</loc></url></urlset>`);
+  const doc = bytes(
+    `<urlset ${NS}><url><loc>http://h.test/a`,
+    [0xff],
+    `</loc></url><url><loc>http://h.test/a&#0;</loc></url><url><loc>http://h.test/ok</loc></url></urlset>`,
+  );
   for (const stream of [streamSitemap, streamSitemapInWorker]) {
-    const it = stream((async function* () { yield doc; })(), { url: SITEMAP });
+    const it = stream(
+      (async function* () {
+        yield doc;
+      })(),
+      { url: SITEMAP },
+    );
     const items: SitemapItem[] = [];
     for (let r = await it.next(); !r.done; r = await it.next()) items.push(...r.value);
-    assert.deepEqual(items.flatMap((i) => (i.kind === 'url' ? [i.entry.loc] : [])), ['http://h.test/ok']);
-    assert.deepEqual(items.flatMap((i) => (i.kind === 'problem' ? [i.problem.code] : [])), ['INVALID_URL', 'INVALID_URL']);
+    assert.deepEqual(
+      items.flatMap((i) => (i.kind === 'url' ? [i.entry.loc] : [])),
+      ['http://h.test/ok'],
+    );
+    assert.deepEqual(
+      items.flatMap((i) => (i.kind === 'problem' ? [i.problem.code] : [])),
+      ['INVALID_URL', 'INVALID_URL'],
+    );
   }
 });
 

@@ -98,7 +98,12 @@ for (const [where, stream] of IMPLS) {
   }
 
   test('a <urlset> start tag with 12 million attributes is refused after its first 1,000, in the first chunks', async () => {
-    const body = generated('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"', (i) => ` a${i}=""`, 12_000_000, `>\n${urls(5)}</urlset>\n`);
+    const body = generated(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"',
+      (i) => ` a${i}=""`,
+      12_000_000,
+      `>\n${urls(5)}</urlset>\n`,
+    );
     const r = await read(body.iterable);
     assert.equal(r.summary.fatal?.code, 'ELEMENT_TOO_LARGE');
     assert.match(r.summary.fatal!.message, /<urlset> at line 2, column 1 has more than 1,000 attributes/);
@@ -127,7 +132,10 @@ for (const [where, stream] of IMPLS) {
     assert.equal(r.summary.fatal?.code, 'ELEMENT_TOO_LARGE');
     assert.match(r.summary.fatal!.message, /<xhtml:link> at line 6, column 35 has attributes of more than 256 KiB in all/);
     assert.match(r.summary.fatal!.message, /The 4 entries read before it were kept/, 'the open one too: its <loc> is complete');
-    assert.deepEqual(r.urls.map((u) => u.loc), ['http://127.0.0.1/p0', 'http://127.0.0.1/p1', 'http://127.0.0.1/p2', 'http://127.0.0.1/x']);
+    assert.deepEqual(
+      r.urls.map((u) => u.loc),
+      ['http://127.0.0.1/p0', 'http://127.0.0.1/p1', 'http://127.0.0.1/p2', 'http://127.0.0.1/x'],
+    );
   });
 
   test('a start tag longer than 1 MiB (whitespace between its attributes) is refused before its end', async () => {
@@ -157,13 +165,17 @@ for (const [where, stream] of IMPLS) {
     doc += `</url>\n${urls(2)}</urlset>\n`;
     const r = await read(chunked(Buffer.from(doc), 16 * 1024).iterable);
     assert.equal(r.summary.fatal, undefined);
-    assert.deepEqual(r.urls.map((u) => u.loc), ['http://127.0.0.1/x', 'http://127.0.0.1/p0', 'http://127.0.0.1/p1']);
+    assert.deepEqual(
+      r.urls.map((u) => u.loc),
+      ['http://127.0.0.1/x', 'http://127.0.0.1/p0', 'http://127.0.0.1/p1'],
+    );
     assert.equal(r.urls[0]!.alternates?.length, 5000);
     assert.deepEqual(r.urls[0]!.alternates?.at(-1), { lang: 'l4999', href: 'http://127.0.0.1/a/l4999' });
     assert.deepEqual(r.problems, [
       {
         code: 'ENTRY_TOO_LARGE',
-        message: 'The entry holds more than 5,000 alternates, images, videos and links, or more than 1 MiB of their text; the rest were left out. (entry http://127.0.0.1/x)',
+        message:
+          'The entry holds more than 5,000 alternates, images, videos and links, or more than 1 MiB of their text; the rest were left out. (entry http://127.0.0.1/x)',
         url: 'http://127.0.0.1/x',
       },
     ]);
@@ -215,9 +227,11 @@ nodeTest('a list: the sitemap whose worker ran out of memory is final "error", t
   t.after(() => void useParseWorkerPool(before));
   const server = await startLocalServer(({ res, path }, s) => {
     const body =
-      path === '/hostile.xml' ? HEAD + urls(5000).replaceAll('http://127.0.0.1', s.origin) + '</urlset>'
-      : path === '/ok.xml' ? HEAD + urls(3, 'ok').replaceAll('http://127.0.0.1', s.origin) + '</urlset>'
-      : null;
+      path === '/hostile.xml'
+        ? HEAD + urls(5000).replaceAll('http://127.0.0.1', s.origin) + '</urlset>'
+        : path === '/ok.xml'
+          ? HEAD + urls(3, 'ok').replaceAll('http://127.0.0.1', s.origin) + '</urlset>'
+          : null;
     if (body === null) {
       res.writeHead(404).end();
       return;
@@ -225,9 +239,22 @@ nodeTest('a list: the sitemap whose worker ran out of memory is final "error", t
     res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
   });
   t.after(() => server.close());
-  const fetcher = createHttpFetcher({ userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 20, perHostConcurrency: 4, delayMs: 0 });
+  const fetcher = createHttpFetcher({
+    userAgent: 'spinneret-test',
+    timeoutMs: 5000,
+    connectTimeoutMs: 2000,
+    retries: 0,
+    maxBodyBytes: 1 << 20,
+    perHostConcurrency: 4,
+    delayMs: 0,
+  });
   const open = (state?: ReturnType<SitemapRequestList['getState']>) =>
-    new SitemapRequestList({ sitemapUrls: [`${server.origin}/hostile.xml`, `${server.origin}/ok.xml`], fetcher, parseInWorker: true, ...(state ? { state } : {}) });
+    new SitemapRequestList({
+      sitemapUrls: [`${server.origin}/hostile.xml`, `${server.origin}/ok.xml`],
+      fetcher,
+      parseInWorker: true,
+      ...(state ? { state } : {}),
+    });
   const drain = async (list: SitemapRequestList) => {
     const out: string[] = [];
     for (let r = await list.fetchNext(); r; r = await list.fetchNext()) out.push(r.url.replace(server.origin, ''));
@@ -243,7 +270,10 @@ nodeTest('a list: the sitemap whose worker ran out of memory is final "error", t
   assert.deepEqual(await drain(list), ['/ok0', '/ok1', '/ok2'], 'the crawl goes on');
   const hostile = list.nodes().find((n) => n.url.endsWith('/hostile.xml'))!;
   assert.equal(hostile.state, 'error');
-  assert.deepEqual(hostile.problems.map((p) => p.code), ['SITEMAP_WORKER_OUT_OF_MEMORY']);
+  assert.deepEqual(
+    hostile.problems.map((p) => p.code),
+    ['SITEMAP_WORKER_OUT_OF_MEMORY'],
+  );
   assert.match(hostile.problems[0]!.message, /ran out of memory/);
   const final = list.getState();
   assert.equal(final.current, null, 'nothing in progress');

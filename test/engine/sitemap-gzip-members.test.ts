@@ -83,7 +83,10 @@ for (const [where, stream] of IMPLS) {
       assert.equal(r.locs.length, 20_000, `chunks of ${size}`);
       assert.equal(r.locs.at(-1), 'http://127.0.0.1/p19999');
       assert.equal(r.summary.fatal, undefined);
-      assert.deepEqual(r.problems.map((p) => p.code), ['GZIP_TRAILING_BYTES']);
+      assert.deepEqual(
+        r.problems.map((p) => p.code),
+        ['GZIP_TRAILING_BYTES'],
+      );
     }
   });
 
@@ -99,11 +102,14 @@ for (const [where, stream] of IMPLS) {
     for (const size of [3, 333, 64 * 1024]) {
       const r = await read(members, size);
       assert.equal(r.locs.length, 600, `chunks of ${size}`);
-      assert.deepEqual(r.problems.map((p) => p.code), ['GZIP_TRAILING_BYTES']);
+      assert.deepEqual(
+        r.problems.map((p) => p.code),
+        ['GZIP_TRAILING_BYTES'],
+      );
     }
   });
 
-  test('a damaged member after a good one is GZIP_ERROR; the first member\'s entries are kept', async () => {
+  test("a damaged member after a good one is GZIP_ERROR; the first member's entries are kept", async () => {
     const xml = urlset(2000);
     const cut = xml.indexOf('<url>', xml.length / 2);
     const second = gzipSync(xml.slice(cut));
@@ -127,14 +133,23 @@ nodeTest('streamMapped tells of each chunk of a gzip body with a trailer and sev
   const told: Buffer[] = [];
   const locs: string[] = [];
   const body = chunks(Buffer.from(zipped), 999);
-  const gen = streamMapped(body.iterable, { url: 'http://127.0.0.1/s.xml.gz' }, (i) => (i.kind === 'url' ? i.entry.loc : ''), (c) => {
-    told.push(c);
-    c.fill(0); // as if its memory had gone back to the main thread
-  });
+  const gen = streamMapped(
+    body.iterable,
+    { url: 'http://127.0.0.1/s.xml.gz' },
+    (i) => (i.kind === 'url' ? i.entry.loc : ''),
+    (c) => {
+      told.push(c);
+      c.fill(0); // as if its memory had gone back to the main thread
+    },
+  );
   for (let r = await gen.next(); !r.done; r = await gen.next()) locs.push(...r.value.filter((l) => l !== ''));
   assert.equal(locs.length, 5000);
   assert.equal(new Set(told).size, told.length, 'each chunk once');
-  assert.equal(told.reduce((n, c) => n + c.length, 0), zipped.length, 'every byte of the body');
+  assert.equal(
+    told.reduce((n, c) => n + c.length, 0),
+    zipped.length,
+    'every byte of the body',
+  );
 });
 
 nodeTest('a urlset cut into random gzip members, with and without header fields and trailers, in random chunks, is read whole', async () => {
@@ -170,8 +185,16 @@ nodeTest('a urlset cut into random gzip members, with and without header fields 
     const problems = items.flatMap((i) => (i.kind === 'problem' ? [i.problem] : []));
     if (tail.length === 0) assert.deepEqual(problems, [], what);
     else {
-      assert.deepEqual(problems.map((p) => p.code), ['GZIP_TRAILING_BYTES'], what);
-      assert.match(problems[0]!.message, new RegExp(`ends after ${(body.length - tail.length).toLocaleString('en-US')} bytes of the file, and ${tail.length} more`), what);
+      assert.deepEqual(
+        problems.map((p) => p.code),
+        ['GZIP_TRAILING_BYTES'],
+        what,
+      );
+      assert.match(
+        problems[0]!.message,
+        new RegExp(`ends after ${(body.length - tail.length).toLocaleString('en-US')} bytes of the file, and ${tail.length} more`),
+        what,
+      );
     }
   }
 });

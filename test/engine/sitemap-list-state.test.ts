@@ -57,7 +57,15 @@ test('a checkpoint at any turn of the event loop holds every sitemap not ended: 
   });
   const list = new SitemapRequestList({
     sitemapUrls: [server.origin + '/index.xml'],
-    fetcher: createHttpFetcher({ userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 22, perHostConcurrency: 2, delayMs: 0 }),
+    fetcher: createHttpFetcher({
+      userAgent: 'spinneret-test',
+      timeoutMs: 5000,
+      connectTimeoutMs: 2000,
+      retries: 0,
+      maxBodyBytes: 1 << 22,
+      perHostConcurrency: 2,
+      delayMs: 0,
+    }),
     batchSize: 64,
     retryDelayMs: 1,
   });
@@ -84,7 +92,10 @@ test('a checkpoint at any turn of the event loop holds every sitemap not ended: 
     polling = false;
     assert.equal(handed, 300 + 300 + 3000 + 5);
     const states = Object.fromEntries(list.nodes().map((n) => [n.url.slice(server.origin.length), n.state]));
-    assert.deepEqual(list.nodes().flatMap((n) => n.problems.map((p) => `${n.url.slice(server.origin.length)} ${p.code}`)), ['/c.xml SITEMAP_RETRIED']);
+    assert.deepEqual(
+      list.nodes().flatMap((n) => n.problems.map((p) => `${n.url.slice(server.origin.length)} ${p.code}`)),
+      ['/c.xml SITEMAP_RETRIED'],
+    );
     assert.deepEqual(states, { '/index.xml': 'done', '/a.xml': 'done', '/b.xml.gz': 'done', '/c.xml': 'done', '/d.xml': 'done' });
     assert.ok(brokeOnce, 'the broken download happened');
     assert.ok(turns > 20, `the state was looked at ${turns} times`);
@@ -105,7 +116,8 @@ test('a checkpoint state holds no tree; with the nodes told to onNode handed bac
       res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(Buffer.byteLength(body)) });
       res.end(body);
     };
-    const index = (kids: string[]) => `<?xml version="1.0"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${kids.map((k) => `<sitemap><loc>${o}${k}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
+    const index = (kids: string[]) =>
+      `<?xml version="1.0"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${kids.map((k) => `<sitemap><loc>${o}${k}</loc></sitemap>`).join('\n')}\n</sitemapindex>\n`;
     if (path === '/index.xml') return send(index(['/a.xml', '/b.xml', '/a.xml', '/to-b.xml', '/moved.xml', '/c.xml', '/loop.xml']));
     if (path === '/to-b.xml' || path === '/moved.xml') {
       res.writeHead(301, { location: path === '/to-b.xml' ? `${o}/b.xml` : `${o}/elsewhere.xml` });
@@ -119,7 +131,16 @@ test('a checkpoint state holds no tree; with the nodes told to onNode handed bac
     res.writeHead(404);
     res.end();
   });
-  const fetcher = () => createHttpFetcher({ userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 22, perHostConcurrency: 2, delayMs: 0 });
+  const fetcher = () =>
+    createHttpFetcher({
+      userAgent: 'spinneret-test',
+      timeoutMs: 5000,
+      connectTimeoutMs: 2000,
+      retries: 0,
+      maxBodyBytes: 1 << 22,
+      perHostConcurrency: 2,
+      delayMs: 0,
+    });
   /** Reads a list to its end: the URLs handed out, and its nodes as the last onNode told them. */
   async function readAll(list: SitemapRequestList, told: Map<string, SitemapNode>, after?: () => void) {
     const urls: string[] = [];
@@ -144,9 +165,15 @@ test('a checkpoint state holds no tree; with the nodes told to onNode handed bac
     for (const p of points) assert.equal((p.cp as unknown as { nodes?: unknown }).nodes, undefined, 'a checkpoint without the tree');
     for (const p of points) {
       const again = new Map<string, SitemapNode>(p.nodes.map((n) => [n.id, n]));
-      const fromCp = await readAll(new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), batchSize: 64, state: { ...p.cp, nodes: p.nodes }, onNode: (n) => again.set(n.id, n) }), again);
+      const fromCp = await readAll(
+        new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), batchSize: 64, state: { ...p.cp, nodes: p.nodes }, onNode: (n) => again.set(n.id, n) }),
+        again,
+      );
       const wholeAgain = new Map<string, SitemapNode>(p.state.nodes.map((n) => [n.id, n]));
-      const fromState = await readAll(new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), batchSize: 64, state: p.state, onNode: (n) => wholeAgain.set(n.id, n) }), wholeAgain);
+      const fromState = await readAll(
+        new SitemapRequestList({ sitemapUrls: [], fetcher: fetcher(), batchSize: 64, state: p.state, onNode: (n) => wholeAgain.set(n.id, n) }),
+        wholeAgain,
+      );
       assert.deepEqual(fromCp, fromState, `resumed after ${p.handed} entries`);
       assert.deepEqual(fromCp.nodes, plain.nodes, `the tree resumed after ${p.handed} entries`);
       assert.deepEqual(new Set(fromCp.urls), new Set(plain.urls.slice(plain.urls.length - fromCp.urls.length)));

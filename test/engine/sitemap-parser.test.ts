@@ -134,12 +134,7 @@ test('<loc> is trimmed of whitespace and line breaks; CDATA and entities are dec
   <url><loc>http://h.test/q?a=1&amp;b=&#50;&#x33;&quot;&apos;&lt;&gt;</loc></url>
   <url><loc> <![CDATA[http://h.test/mixed?x=1]]>&amp;y=2 </loc></url>`),
   );
-  assert.deepEqual(p.locs, [
-    'http://h.test/padded',
-    'http://h.test/q?a=1&b=<2>',
-    `http://h.test/q?a=1&b=23"'<>`,
-    'http://h.test/mixed?x=1&y=2',
-  ]);
+  assert.deepEqual(p.locs, ['http://h.test/padded', 'http://h.test/q?a=1&b=<2>', `http://h.test/q?a=1&b=23"'<>`, 'http://h.test/mixed?x=1&y=2']);
   assert.deepEqual(p.problems, []);
 });
 
@@ -149,7 +144,9 @@ test('only predefined and numeric entities are decoded; an HTML entity stays as 
 });
 
 test('relative, empty and non-http <loc>s are INVALID_URL and not items', () => {
-  const p = parse(urlset('<url><loc>/relative/page</loc></url><url><loc></loc></url><url><loc>ftp://h.test/f</loc></url><url><loc>http://h.test/ok</loc></url>'));
+  const p = parse(
+    urlset('<url><loc>/relative/page</loc></url><url><loc></loc></url><url><loc>ftp://h.test/f</loc></url><url><loc>http://h.test/ok</loc></url>'),
+  );
   assert.deepEqual(p.locs, ['http://h.test/ok']);
   assert.deepEqual(p.codes, ['INVALID_URL', 'INVALID_URL', 'INVALID_URL']);
   assert.equal(p.problems[0]!.url, '/relative/page');
@@ -269,13 +266,22 @@ test('a news entry without <news:publication><news:name> is NEWS_MISSING_NAME wi
       `<url><loc>http://h.test/no-publication</loc>${news('')}</url>` +
       '<url><loc>http://h.test/no-news</loc></url></urlset>',
   );
-  assert.deepEqual(p.locs, ['http://h.test/named', 'http://h.test/no-name', 'http://h.test/empty-name', 'http://h.test/no-publication', 'http://h.test/no-news']);
-  assert.deepEqual(p.urls[1]!.news, { publicationLanguage: 'en', title: 'T' });
-  assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [
-    ['NEWS_MISSING_NAME', 'http://h.test/no-name'],
-    ['NEWS_MISSING_NAME', 'http://h.test/empty-name'],
-    ['NEWS_MISSING_NAME', 'http://h.test/no-publication'],
+  assert.deepEqual(p.locs, [
+    'http://h.test/named',
+    'http://h.test/no-name',
+    'http://h.test/empty-name',
+    'http://h.test/no-publication',
+    'http://h.test/no-news',
   ]);
+  assert.deepEqual(p.urls[1]!.news, { publicationLanguage: 'en', title: 'T' });
+  assert.deepEqual(
+    p.problems.map((x) => [x.code, x.url]),
+    [
+      ['NEWS_MISSING_NAME', 'http://h.test/no-name'],
+      ['NEWS_MISSING_NAME', 'http://h.test/empty-name'],
+      ['NEWS_MISSING_NAME', 'http://h.test/no-publication'],
+    ],
+  );
 });
 
 test('an invalid lastmod is INVALID_LASTMOD with the URL, and the raw value is kept', () => {
@@ -284,19 +290,33 @@ test('an invalid lastmod is INVALID_LASTMOD with the URL, and the raw value is k
   const body = [...bad, ...good].map((d, i) => `<url><loc>http://h.test/d${i}</loc><lastmod>${d}</lastmod></url>`).join('');
   const p = parse(urlset(body));
   assert.equal(p.urls.length, bad.length + good.length);
-  assert.deepEqual(p.urls.map((u) => u.lastmod), [...bad, ...good]);
-  assert.deepEqual(p.codes, bad.map(() => 'INVALID_LASTMOD'));
-  assert.deepEqual(p.problems.map((x) => x.url), bad.map((_, i) => `http://h.test/d${i}`));
+  assert.deepEqual(
+    p.urls.map((u) => u.lastmod),
+    [...bad, ...good],
+  );
+  assert.deepEqual(
+    p.codes,
+    bad.map(() => 'INVALID_LASTMOD'),
+  );
+  assert.deepEqual(
+    p.problems.map((x) => x.url),
+    bad.map((_, i) => `http://h.test/d${i}`),
+  );
 });
 
 test('priority outside 0..1 or not a number is INVALID_PRIORITY and left out; a bad changefreq is reported', () => {
-  const p = parse(urlset(
-    '<url><loc>http://h.test/a</loc><priority>1.5</priority></url>' +
-      '<url><loc>http://h.test/b</loc><priority>high</priority></url>' +
-      '<url><loc>http://h.test/c</loc><priority> 1.0 </priority><changefreq>sometimes</changefreq></url>' +
-      '<url><loc>http://h.test/d</loc><priority>0</priority></url>',
-  ));
-  assert.deepEqual(p.urls.map((u) => u.priority), [undefined, undefined, 1, 0]);
+  const p = parse(
+    urlset(
+      '<url><loc>http://h.test/a</loc><priority>1.5</priority></url>' +
+        '<url><loc>http://h.test/b</loc><priority>high</priority></url>' +
+        '<url><loc>http://h.test/c</loc><priority> 1.0 </priority><changefreq>sometimes</changefreq></url>' +
+        '<url><loc>http://h.test/d</loc><priority>0</priority></url>',
+    ),
+  );
+  assert.deepEqual(
+    p.urls.map((u) => u.priority),
+    [undefined, undefined, 1, 0],
+  );
   assert.deepEqual(p.codes, ['INVALID_PRIORITY', 'INVALID_PRIORITY', 'INVALID_CHANGEFREQ']);
   assert.equal(p.urls[2]!.changefreq, 'sometimes');
 });
@@ -305,11 +325,31 @@ test('<priority> text: a plain decimal from 0 to 1 is kept, anything else is INV
   // [text, priority kept] — undefined: left out with INVALID_PRIORITY. Exponents, hex, signs and the
   // empty text are refused (Number alone would take them); whitespace around the number is not.
   const cases: [string, number | undefined][] = [
-    ['0.5', 0.5], ['1', 1], ['1.0', 1], ['.5', 0.5], ['0', 0], [' 0.5 ', 0.5], ['\t1\n', 1], ['1.', 1], ['00.50', 0.5],
-    ['0.30000000000000004', 0.30000000000000004], ['0.1234567890123456789', Number('0.1234567890123456789')],
-    ['1.5', undefined], ['-0.1', undefined], ['abc', undefined], ['', undefined], ['5e-1', undefined], ['0x1', undefined],
-    ['-0', undefined], ['+1', undefined], ['Infinity', undefined], ['.', undefined], ['0,5', undefined], ['٠.٥', undefined],
-    ['1.00000000000000001', 1], ['9999999999999999', undefined],
+    ['0.5', 0.5],
+    ['1', 1],
+    ['1.0', 1],
+    ['.5', 0.5],
+    ['0', 0],
+    [' 0.5 ', 0.5],
+    ['\t1\n', 1],
+    ['1.', 1],
+    ['00.50', 0.5],
+    ['0.30000000000000004', 0.30000000000000004],
+    ['0.1234567890123456789', Number('0.1234567890123456789')],
+    ['1.5', undefined],
+    ['-0.1', undefined],
+    ['abc', undefined],
+    ['', undefined],
+    ['5e-1', undefined],
+    ['0x1', undefined],
+    ['-0', undefined],
+    ['+1', undefined],
+    ['Infinity', undefined],
+    ['.', undefined],
+    ['0,5', undefined],
+    ['٠.٥', undefined],
+    ['1.00000000000000001', 1],
+    ['9999999999999999', undefined],
   ];
   // Each in the usual <url> (read by the shortcut) and with an attribute on <priority> (read element by element).
   for (const attr of ['', ' a="1"']) {
@@ -331,7 +371,7 @@ test('<priority> text: the shortcut and the element-by-element reader agree on e
   };
   all('', 4);
   let seed = 7;
-  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+  const rand = (n: number): number => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
   for (let i = 0; i < 5000; i++) {
     let t = '';
     const len = 1 + rand(20);
@@ -352,20 +392,25 @@ test('<priority> text: the shortcut and the element-by-element reader agree on e
 
 test('entries outside the sitemap location are yielded and reported URL_OUT_OF_SCOPE', () => {
   const p = parse(
-    urlset('<url><loc>http://h.test/dir/in</loc></url><url><loc>http://h.test/other</loc></url><url><loc>https://h.test/dir/x</loc></url><url><loc>http://elsewhere.test/dir/y</loc></url>'),
+    urlset(
+      '<url><loc>http://h.test/dir/in</loc></url><url><loc>http://h.test/other</loc></url><url><loc>https://h.test/dir/x</loc></url><url><loc>http://elsewhere.test/dir/y</loc></url>',
+    ),
     { url: 'http://h.test/dir/sitemap.xml' },
   );
   assert.deepEqual(p.locs, ['http://h.test/dir/in', 'http://h.test/other', 'https://h.test/dir/x', 'http://elsewhere.test/dir/y']);
   assert.deepEqual(p.codes, ['URL_OUT_OF_SCOPE', 'URL_OUT_OF_SCOPE', 'URL_OUT_OF_SCOPE']);
-  assert.deepEqual(p.problems.map((x) => x.url), ['http://h.test/other', 'https://h.test/dir/x', 'http://elsewhere.test/dir/y']);
+  assert.deepEqual(
+    p.problems.map((x) => x.url),
+    ['http://h.test/other', 'https://h.test/dir/x', 'http://elsewhere.test/dir/y'],
+  );
   assert.equal(p.summary.urlCount, 4);
 });
 
 test('a sitemap robots.txt announced may list the whole host (cross-submit scope), but not another host', () => {
-  const p = parse(
-    urlset('<url><loc>http://h.test/dir/in</loc></url><url><loc>http://h.test/other</loc></url><url><loc>http://elsewhere.test/y</loc></url>'),
-    { url: 'http://h.test/dir/sitemap.xml', scopeUrl: 'http://h.test/' },
-  );
+  const p = parse(urlset('<url><loc>http://h.test/dir/in</loc></url><url><loc>http://h.test/other</loc></url><url><loc>http://elsewhere.test/y</loc></url>'), {
+    url: 'http://h.test/dir/sitemap.xml',
+    scopeUrl: 'http://h.test/',
+  });
   assert.deepEqual(p.codes, ['URL_OUT_OF_SCOPE']);
   assert.equal(p.problems[0]!.url, 'http://elsewhere.test/y');
   assert.match(p.problems[0]!.message, /robots\.txt announces/);
@@ -434,10 +479,13 @@ test('an RSS pubDate without a time zone is INVALID_LASTMOD, kept as written, no
     { loc: 'http://h.test/b', lastmod: 'Thu, 05 Jan 2017 13:34:55' },
     { loc: 'http://h.test/c', lastmod: '2017-01-05T12:34:55.000Z' },
   ]);
-  assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [
-    ['INVALID_LASTMOD', 'http://h.test/a'],
-    ['INVALID_LASTMOD', 'http://h.test/b'],
-  ]);
+  assert.deepEqual(
+    p.problems.map((x) => [x.code, x.url]),
+    [
+      ['INVALID_LASTMOD', 'http://h.test/a'],
+      ['INVALID_LASTMOD', 'http://h.test/b'],
+    ],
+  );
   assert.match(p.problems[0]!.message, /has no time zone/);
 });
 
@@ -459,7 +507,10 @@ test('Atom 0.3: <modified>, else <issued>, else <created> is the lastmod; its na
     { loc: 'http://h.test/4', lastmod: '2003-12-13' }, // an empty <modified> gives way to <issued>
     { loc: 'http://h.test/5', lastmod: '2003-12-13T08:29:29' }, // Atom 0.3 lets <issued> omit the zone: no instant, reported
   ]);
-  assert.deepEqual(p.problems.map((x) => [x.code, x.url]), [['INVALID_LASTMOD', 'http://h.test/5']]);
+  assert.deepEqual(
+    p.problems.map((x) => [x.code, x.url]),
+    [['INVALID_LASTMOD', 'http://h.test/5']],
+  );
 });
 
 test('Atom 1.0: <updated>, else <published>, is the lastmod', () => {
@@ -474,7 +525,7 @@ test('Atom 1.0: <updated>, else <published>, is the lastmod', () => {
   assert.deepEqual(p.problems, []);
 });
 
-test('feed items keep their title (the first, whitespace runs made one space); the channel\'s and feed\'s titles are no entry\'s', () => {
+test("feed items keep their title (the first, whitespace runs made one space); the channel's and feed's titles are no entry's", () => {
   const rss = parse(`<rss version="2.0"><channel><title>Channel</title>
   <item><title><![CDATA[Fish &amp; chips]]></title><link>http://h.test/a</link></item>
   <item><title>
@@ -590,7 +641,11 @@ test('more URLs than maxUrlsPerSitemap: one TOO_MANY_URLS problem, reading goes 
   assert.equal(p.urls.length, 7);
   assert.equal(p.summary.urlCount, 7);
   assert.deepEqual(p.codes, ['TOO_MANY_URLS']);
-  assert.equal(p.items.findIndex((i) => i.kind === 'problem'), 3, 'reported as the fourth entry is read');
+  assert.equal(
+    p.items.findIndex((i) => i.kind === 'problem'),
+    3,
+    'reported as the fourth entry is read',
+  );
   assert.equal(p.summary.fatal, undefined);
 });
 
@@ -600,7 +655,10 @@ test('a plain body past maxUncompressedBytes stops at the cap with SIZE_LIMIT', 
   assert.equal(p.summary.fatal?.code, 'SIZE_LIMIT');
   assert.equal(p.summary.uncompressedBytes, 2000);
   assert.ok(p.urls.length > 10 && p.urls.length < 200, `kept what was read before the cap (${p.urls.length})`);
-  assert.deepEqual(p.locs, p.locs.map((_, i) => `http://h.test/p${i}`));
+  assert.deepEqual(
+    p.locs,
+    p.locs.map((_, i) => `http://h.test/p${i}`),
+  );
 });
 
 test('per-entry problems are capped at 100 per code, then one "… and N more" summary', () => {
@@ -688,7 +746,9 @@ test('chunk boundaries: an all-ASCII chunk after a broken UTF-8 sequence is deco
   // ASCII chunks of a UTF-8 document are read as they are (not through TextDecoder) while the decoder
   // holds no partial character. Here a chunk ends in the lead byte of a sequence that never completes
   // (0xC3 then "ber"): its U+FFFD must come before the next chunk's text, not after.
-  const head = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url><loc>http://h.test/a</loc><image:image><image:loc>http://h.test/i.jpg</image:loc><image:title>x`);
+  const head = Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS} xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url><loc>http://h.test/a</loc><image:image><image:loc>http://h.test/i.jpg</image:loc><image:title>x`,
+  );
   const tail = Buffer.from('ber and more plain text</image:title></image:image></url>\n' + urls(3, 1) + '</urlset>\n');
   const doc = Buffer.concat([head, Buffer.from([0xc3]), tail]);
   const whole = parse(doc);
@@ -710,4 +770,3 @@ test('chunk boundaries: text sitemaps and fault positions do not depend on chunk
   }
   assert.match(parse(broken, { chunks: [1] }).summary.fatal!.message, /line 5, column 34/);
 });
-

@@ -45,7 +45,15 @@ const index = (children: { path: string; lastmod?: string }[]) =>
   `\n</sitemapindex>\n`;
 
 const fetcher = () =>
-  createHttpFetcher({ userAgent: 'spinneret-test', timeoutMs: 5000, connectTimeoutMs: 2000, retries: 0, maxBodyBytes: 1 << 20, perHostConcurrency: 4, delayMs: 0 });
+  createHttpFetcher({
+    userAgent: 'spinneret-test',
+    timeoutMs: 5000,
+    connectTimeoutMs: 2000,
+    retries: 0,
+    maxBodyBytes: 1 << 20,
+    perHostConcurrency: 4,
+    delayMs: 0,
+  });
 
 interface Harness {
   list: SitemapRequestList;
@@ -192,7 +200,10 @@ test('emits each node as pending, fetching, then done', async () => {
   try {
     const { list, events } = makeList(server, ['/s.xml']);
     await drain(list);
-    assert.deepEqual(events.map((e) => e.state), ['pending', 'fetching', 'done']);
+    assert.deepEqual(
+      events.map((e) => e.state),
+      ['pending', 'fetching', 'done'],
+    );
     assert.equal(events[2]!.urlCount, 1);
   } finally {
     await server.close();
@@ -243,10 +254,13 @@ test('a sitemap seen before is not fetched again: cycles and duplicates are prob
     const rootCodes = node('/root.xml').problems.map((p) => p.code);
     assert.deepEqual(rootCodes, ['SITEMAP_CYCLE']);
     const childProblems = node('/child-index.xml').problems;
-    assert.deepEqual(childProblems.map((p) => [p.code, p.url]), [
-      ['SITEMAP_CYCLE', `${server.origin}/root.xml`],
-      ['DUPLICATE_SITEMAP', `${server.origin}/shared.xml`],
-    ]);
+    assert.deepEqual(
+      childProblems.map((p) => [p.code, p.url]),
+      [
+        ['SITEMAP_CYCLE', `${server.origin}/root.xml`],
+        ['DUPLICATE_SITEMAP', `${server.origin}/shared.xml`],
+      ],
+    );
     assert.equal(node('/shared.xml').parentId, `${server.origin}/root.xml`);
   } finally {
     await server.close();
@@ -270,7 +284,10 @@ test('robots.txt, the node the tree hangs from, listed by an index or redirected
     assert.deepEqual(paths(out, o), ['/a1'], 'no line of robots.txt is a URL entry');
     assert.equal(server.hits.get('/robots.txt'), 1, 'fetched only through the redirect, never read');
     assert.ok(!list.nodes().some((n) => n.id === robotsId) && !events.some((n) => n.id === robotsId), 'the list makes no node of robots.txt');
-    assert.deepEqual(node('/index.xml').problems.map((p) => [p.code, p.url]), [['SITEMAP_CYCLE', robotsId]]);
+    assert.deepEqual(
+      node('/index.xml').problems.map((p) => [p.code, p.url]),
+      [['SITEMAP_CYCLE', robotsId]],
+    );
     assert.match(node('/index.xml').problems[0]!.message, /robots\.txt/);
     const moved = node('/moved.xml');
     assert.deepEqual([moved.state, moved.problems.map((p) => p.code)], ['skipped', ['SITEMAP_CYCLE']]);
@@ -280,13 +297,19 @@ test('robots.txt, the node the tree hangs from, listed by an index or redirected
     for (const saved of [state, { ...state, seen: state.seen.filter(([k]) => k !== robotsId) }]) {
       const again = makeList(server, [], { state: structuredClone(saved) });
       again.list.addSitemap(`${o}/robots.txt`, { parentId: `${o}/index.xml` });
-      assert.deepEqual(again.node('/index.xml').problems.map((p) => p.code), ['SITEMAP_CYCLE', 'SITEMAP_CYCLE']);
+      assert.deepEqual(
+        again.node('/index.xml').problems.map((p) => p.code),
+        ['SITEMAP_CYCLE', 'SITEMAP_CYCLE'],
+      );
       assert.equal(await again.list.fetchNext(), null);
     }
     // robots.txt announcing itself: a cycle told to onProblem (its node is not the list's to change).
     const self = makeList(server, []);
     self.list.addSitemap(`${o}/robots.txt`, { parentId: robotsId });
-    assert.deepEqual(self.problems.map(([id, p]) => [id, p.code]), [[robotsId, 'SITEMAP_CYCLE']]);
+    assert.deepEqual(
+      self.problems.map(([id, p]) => [id, p.code]),
+      [[robotsId, 'SITEMAP_CYCLE']],
+    );
     assert.deepEqual(self.list.nodes(), []);
   } finally {
     await server.close();
@@ -311,8 +334,15 @@ test('a crawl whose sitemap index lists robots.txt keeps robots.txt as the root 
     assert.deepEqual([robots?.parentId, robots?.type, robots?.state], [null, 'robots', 'done']);
     const idx = nodes.find((n) => n.id === `${o}/index.xml`);
     assert.equal(idx?.parentId, `${o}/robots.txt`);
-    assert.deepEqual(idx?.problems.map((p) => p.code), ['SITEMAP_CYCLE']);
-    assert.deepEqual(nodes.filter((n) => n.parentId === null).map((n) => n.id), [`${o}/robots.txt`], 'one root, and no cycle');
+    assert.deepEqual(
+      idx?.problems.map((p) => p.code),
+      ['SITEMAP_CYCLE'],
+    );
+    assert.deepEqual(
+      nodes.filter((n) => n.parentId === null).map((n) => n.id),
+      [`${o}/robots.txt`],
+      'one root, and no cycle',
+    );
     assert.equal(server.hits.get('/robots.txt'), 1);
   } finally {
     await server.close();
@@ -333,7 +363,10 @@ test('a redirect back to a sitemap already read is not read again', async () => 
     const moved = node('/moved.xml');
     assert.equal(moved.state, 'skipped');
     assert.equal(moved.finalUrl, `${server.origin}/index.xml`);
-    assert.deepEqual(moved.problems.map((p) => p.code), ['SITEMAP_CYCLE']);
+    assert.deepEqual(
+      moved.problems.map((p) => p.code),
+      ['SITEMAP_CYCLE'],
+    );
     assert.equal(node('/index.xml').childCount, 2);
   } finally {
     await server.close();
@@ -367,7 +400,10 @@ test('HTTP errors, network errors and fatal parse problems end on the node; earl
     const broken = node('/broken.xml');
     assert.equal(broken.state, 'error');
     // The parser yields its fatal problem as an item and in the summary: recorded once.
-    assert.deepEqual(broken.problems.map((p) => p.code), ['MALFORMED_XML']);
+    assert.deepEqual(
+      broken.problems.map((p) => p.code),
+      ['MALFORMED_XML'],
+    );
     assert.equal(broken.urlCount, 2);
     const deadNode = list.nodes().find((n) => n.url === `${deadOrigin}/dead.xml`)!;
     assert.equal(deadNode.state, 'error');
@@ -382,7 +418,12 @@ test('HTTP errors, network errors and fatal parse problems end on the node; earl
 
 test('keepSitemap and isAllowed skip sitemaps without fetching them', async () => {
   const server = await serve({
-    '/index.xml': { body: index([{ path: '/private/s.xml' }, { path: '/s.xml' }]).replace('</sitemapindex>', '<sitemap><loc>http://outside.invalid/s.xml</loc></sitemap></sitemapindex>') },
+    '/index.xml': {
+      body: index([{ path: '/private/s.xml' }, { path: '/s.xml' }]).replace(
+        '</sitemapindex>',
+        '<sitemap><loc>http://outside.invalid/s.xml</loc></sitemap></sitemapindex>',
+      ),
+    },
     '/private/s.xml': { body: urlset(['/secret']) },
     '/s.xml': { body: urlset(['/public']) },
   });
@@ -441,7 +482,10 @@ test('resumes from getState: finished sitemaps are not fetched again, the one in
     const state = JSON.parse(JSON.stringify(first.list.getState())) as SitemapRequestListState;
     assert.equal(state.processedCount, 10);
     assert.equal(state.current?.url, `${o}/b.xml`);
-    assert.deepEqual(state.pending.map((p) => p.url), [`${o}/c.xml`]);
+    assert.deepEqual(
+      state.pending.map((p) => p.url),
+      [`${o}/c.xml`],
+    );
 
     // Through a key-value store, as the service checkpoints it.
     const map = new Map<string, unknown>();
@@ -472,7 +516,10 @@ test('resumes from getState: finished sitemaps are not fetched again, the one in
     // The first list may have fetched c.xml ahead while reading b.xml: close() let that go.
     assert.ok((server.hits.get('/c.xml') ?? 0) <= 2, `c.xml fetched ${server.hits.get('/c.xml')} times`);
     assert.equal(resumed.processedCount(), 45);
-    assert.ok(events.every((e) => e.url !== `${o}/a.xml`), 'finished nodes are not re-emitted');
+    assert.ok(
+      events.every((e) => e.url !== `${o}/a.xml`),
+      'finished nodes are not re-emitted',
+    );
     assert.deepEqual(readdirSync(spoolDir), [], 'spool files are gone');
     const open = openSpools(spoolDir);
     if (open !== null) assert.equal(open, 0, 'spool files are closed');
@@ -613,7 +660,10 @@ test('read-ahead: close() lets go of the sitemap fetched ahead (spool closed and
     assert.deepEqual(readdirSync(spoolDir), []);
     const closed = openSpools(spoolDir);
     if (closed !== null) assert.equal(closed, 0, 'both closed by close()');
-    assert.deepEqual(list.getState().pending.map((p) => p.url), [`${server.origin}/b.xml`]);
+    assert.deepEqual(
+      list.getState().pending.map((p) => p.url),
+      [`${server.origin}/b.xml`],
+    );
     assert.equal(node('/b.xml').state, 'pending');
     got.push(...(await drain(list)));
     assert.deepEqual(paths(got, server.origin), [...range('/a', 40), ...range('/b', 3)]);
@@ -627,7 +677,12 @@ test('read-ahead: close() lets go of the sitemap fetched ahead (spool closed and
 
 test('read-ahead: a fetch that fails ahead is reported on its node in its turn; robots.txt is asked before fetching ahead', async () => {
   const server = await serve({
-    '/index.xml': { body: index([{ path: '/a.xml' }, { path: '/private/p.xml' }, { path: '/b.xml' }]).replace('</sitemapindex>', '<sitemap><loc>http://127.0.0.1:1/down.xml</loc></sitemap>\n<sitemap><loc>{o}/c.xml</loc></sitemap>\n</sitemapindex>') },
+    '/index.xml': {
+      body: index([{ path: '/a.xml' }, { path: '/private/p.xml' }, { path: '/b.xml' }]).replace(
+        '</sitemapindex>',
+        '<sitemap><loc>http://127.0.0.1:1/down.xml</loc></sitemap>\n<sitemap><loc>{o}/c.xml</loc></sitemap>\n</sitemapindex>',
+      ),
+    },
     '/a.xml': { body: urlset(range('/a', 30)) },
     '/private/p.xml': { body: urlset(['/secret']) },
     '/b.xml': { body: urlset(range('/b', 30)) },

@@ -11,8 +11,8 @@ import { createSitemapParser } from '../../electron/engine/sitemap/read/parser.j
 import { SHORTCUTS } from '../../electron/engine/sitemap/read/xml-reader.js';
 import { SimpleUrlMatcher } from '../../electron/engine/sitemap/read/simple-url.js';
 
-const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"';
-
+const NS =
+  'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml" xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"';
 
 /** Elements taken whole, counted across the calls of one read. */
 let taken = 0;
@@ -166,7 +166,10 @@ test('the shortcut takes the usual entry, and declines what it must leave to the
     '<url><loc>http://e.com/a</loc><xhtml:link rel="alternate" hreflang="de" href="http://e.com/de/a"/>\n' +
     '<lastmod>2024-01-02</lastmod><xhtml:link rel="alternate" hreflang=" fr " href="http://e.com/fr/a" /></url>';
   assert.equal(m.match(linked, 0), linked.length);
-  assert.deepEqual(m.alternates, [{ lang: 'de', href: 'http://e.com/de/a' }, { lang: 'fr', href: 'http://e.com/fr/a' }]);
+  assert.deepEqual(m.alternates, [
+    { lang: 'de', href: 'http://e.com/de/a' },
+    { lang: 'fr', href: 'http://e.com/fr/a' },
+  ]);
   const pictured =
     '<url><loc>http://e.com/a</loc><image:image><image:loc>http://e.com/1.jpg</image:loc><image:title> One </image:title></image:image>' +
     '<image:image><image:loc>http://e.com/2.jpg</image:loc><image:title> </image:title><image:caption></image:caption></image:image></url>';

@@ -159,7 +159,10 @@ for (const [where, streamSitemap] of IMPLS) {
     assert.equal(r.summary.fatal?.code, 'INFLATE_LIMIT');
     assert.equal(r.summary.uncompressedBytes, 20_000);
     assert.ok(r.locs.length > 100 && r.locs.length < 15000, `kept the URLs inflated before the cap (${r.locs.length})`);
-    assert.deepEqual(r.locs.map((l) => l.replace(/-.*/, '')), r.locs.map((_, i) => `http://127.0.0.1/p${i}`));
+    assert.deepEqual(
+      r.locs.map((l) => l.replace(/-.*/, '')),
+      r.locs.map((_, i) => `http://127.0.0.1/p${i}`),
+    );
     assert.equal(r.codes.at(-1), 'INFLATE_LIMIT');
     assert.ok(src.state.closed, 'the body was closed');
     assert.ok(src.state.pulled < src.state.total, `the rest of the body was not read (${src.state.pulled}/${src.state.total} chunks)`);
@@ -305,7 +308,11 @@ nodeTest('streamMapped tells of each body chunk once read (inflated, or decoded)
   });
   assert.ok(told.length > 10, `${told.length} chunks told`);
   assert.equal(new Set(told).size, told.length, 'each chunk once');
-  assert.equal(told.reduce((n, c) => n + c.length, 0), zipped.length, 'every byte of the body');
+  assert.equal(
+    told.reduce((n, c) => n + c.length, 0),
+    zipped.length,
+    'every byte of the body',
+  );
   assert.deepEqual(wiped, await read());
   assert.equal(wiped.locs.length, 20_000);
   assert.equal(wiped.fatal, undefined);
@@ -315,7 +322,12 @@ nodeTest('streamMapped tells of each body chunk once read (inflated, or decoded)
   const readPlain = async (consumed?: (chunk: Buffer) => void): Promise<string[]> => {
     const locs: string[] = [];
     const chunkSize = (i: number): number => (i < 10 ? 10 : 4096); // the declaration's '>' is in the 4th
-    const gen = streamMapped(body(Buffer.from(xml), chunkSize).iterable, { url, batchSize: 500 }, (item) => (item.kind === 'url' ? item.entry.loc : ''), consumed);
+    const gen = streamMapped(
+      body(Buffer.from(xml), chunkSize).iterable,
+      { url, batchSize: 500 },
+      (item) => (item.kind === 'url' ? item.entry.loc : ''),
+      consumed,
+    );
     for (let r = await gen.next(); !r.done; r = await gen.next()) locs.push(...r.value);
     return locs;
   };

@@ -112,7 +112,7 @@ test('the worker file sits beside the module in the sources and beside the bundl
   assert.equal(parseWorkerUrl('file:///tmp/bench/run.mjs').pathname, '/tmp/bench/parse-worker.mjs');
 });
 
-test('the worker loads only what parsing needs: not the public-suffix list (the crawl\'s scope, scope.ts)', async () => {
+test("the worker loads only what parsing needs: not the public-suffix list (the crawl's scope, scope.ts)", async () => {
   const { build } = await import('esbuild');
   const r = await build({
     entryPoints: [fileURLToPath(new URL('../../electron/engine/sitemap/worker/parse-worker.ts', import.meta.url))],
@@ -124,8 +124,14 @@ test('the worker loads only what parsing needs: not the public-suffix list (the 
     logLevel: 'silent',
   });
   const inputs = Object.keys(r.metafile.inputs);
-  assert.ok(inputs.some((f) => f.endsWith('electron/engine/frontier/url.ts')), 'the worker works out uniqueKeys');
-  assert.deepEqual(inputs.filter((f) => f.includes('tldts') || f.endsWith('engine/scope.ts')), []);
+  assert.ok(
+    inputs.some((f) => f.endsWith('electron/engine/frontier/url.ts')),
+    'the worker works out uniqueKeys',
+  );
+  assert.deepEqual(
+    inputs.filter((f) => f.includes('tldts') || f.endsWith('engine/scope.ts')),
+    [],
+  );
 });
 
 test('every conformance sitemap gives the same items and summary in the worker as on this thread', async (t) => {
@@ -197,12 +203,15 @@ test('feed titles and dates, mobile alternates and news problems read the same i
     const bytes = Buffer.from(doc);
     const here = await collect(streamSitemap, chunked(bytes, 37).iterable, url, 3);
     const there = await collect(streamSitemapInWorker, chunked(bytes, 37).iterable, url, 3);
-    assert.ok(here.items.some((i) => i.kind === 'url' && (i.entry.title !== undefined || i.entry.mobile !== undefined)), url);
+    assert.ok(
+      here.items.some((i) => i.kind === 'url' && (i.entry.title !== undefined || i.entry.mobile !== undefined)),
+      url,
+    );
     assertSame(there, here, url);
   }
 });
 
-test('chunks marked as the body\'s own are handed to the worker as they are; others are copied', async () => {
+test("chunks marked as the body's own are handed to the worker as they are; others are copied", async () => {
   const zipped = gzipSync(Buffer.from(urlset(10_000)));
   const url = 'http://127.0.0.1/sitemap.xml';
   const given: Buffer[] = [];
@@ -216,10 +225,16 @@ test('chunks marked as the body\'s own are handed to the worker as they are; oth
   }
   const here = await collect(streamSitemap, chunked(zipped, 8192).iterable, url, 256);
   const copied = await collect(streamSitemapInWorker, body(false), url, 256);
-  assert.ok(given.every((c) => c.byteLength > 0), 'unmarked chunks stay whole here');
+  assert.ok(
+    given.every((c) => c.byteLength > 0),
+    'unmarked chunks stay whole here',
+  );
   given.length = 0;
   const moved = await collect(streamSitemapInWorker, body(true), url, 256);
-  assert.ok(given.length > 3 && given.every((c) => c.buffer.byteLength === 0), `marked chunks were moved to the worker: ${given.map((c) => c.buffer.byteLength)}`);
+  assert.ok(
+    given.length > 3 && given.every((c) => c.buffer.byteLength === 0),
+    `marked chunks were moved to the worker: ${given.map((c) => c.buffer.byteLength)}`,
+  );
   assertSame(copied, here);
   assertSame(moved, here);
 });
@@ -311,7 +326,7 @@ test('warm() starts the worker before the first sitemap, and the reading uses it
 test('a worker with no sitemap to read is stopped after its idle time, and started again for the next one', { timeout: 30_000 }, async () => {
   const pool = new ParseWorkerPool(parseWorkerUrl(), 300);
   const until = async (what: () => boolean, ms: number) => {
-    for (const end = Date.now() + ms; !what() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + ms; !what() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
   };
   pool.warm();
   assert.equal(pool.running, true);
@@ -459,7 +474,10 @@ test('WireWriter: images are written as JSON.stringify writes them, whatever the
   const shapes: unknown[][] = [
     [{ loc: 'http://127.0.0.1/i.jpg' }],
     [{ loc: 'http://127.0.0.1/i.jpg', title: 'T', caption: undefined, license: 'http://127.0.0.1/l' }],
-    [{ loc: 'http://127.0.0.1/a.jpg', title: 'A "quoted" \\ title ✓' }, { geoLocation: 'Paris', loc: 'http://127.0.0.1/b.jpg' }],
+    [
+      { loc: 'http://127.0.0.1/a.jpg', title: 'A "quoted" \\ title ✓' },
+      { geoLocation: 'Paris', loc: 'http://127.0.0.1/b.jpg' },
+    ],
     [{ 'k"ey': 'v', 2: 'two', 1: 'one' }],
     [{ loc: 'http://127.0.0.1/i.jpg', width: 100 }], // not all strings: JSON.stringify's
     [Object.assign(Object.create(null) as object, { loc: 'x' })],
@@ -482,7 +500,12 @@ test('WireWriter cuts batches from the front: ends, ASCII flag and the items lef
   const taken: SitemapItem[] = [];
   let next = 0;
   // Write a few items, take fewer, write more: what is left is carried to the next batch in order.
-  for (const [write, take] of [[5, 3], [4, 2], [1, 5], [6, 6]] as const) {
+  for (const [write, take] of [
+    [5, 3],
+    [4, 2],
+    [1, 5],
+    [6, 6],
+  ] as const) {
     for (let k = 0; k < write; k++) {
       const item: SitemapItem = { kind: 'url', entry: entry(next++) };
       all.push(item);
@@ -491,7 +514,11 @@ test('WireWriter cuts batches from the front: ends, ASCII flag and the items lef
     const { bytes, ends, ascii, lastmods } = writer.take(take);
     const text = wireText(bytes, ascii);
     const batch = all.slice(taken.length, taken.length + take);
-    assert.equal(ascii, batch.every((item) => item.kind === 'url' && !/[^\x00-\x7f]/.test(wireItem(item))), 'ascii tells whether the text is ASCII');
+    assert.equal(
+      ascii,
+      batch.every((item) => item.kind === 'url' && !/[^\x00-\x7f]/.test(wireItem(item))),
+      'ascii tells whether the text is ASCII',
+    );
     assert.equal(text, '[' + batch.map(wireItem).join(',') + ']');
     assert.equal(ends.length, take);
     batch.forEach((item, i) => assert.equal(text.slice(i === 0 ? 1 : ends[i - 1]! + 1, ends[i]), wireItem(item), 'ends[i] is just past item i'));
@@ -501,7 +528,10 @@ test('WireWriter cuts batches from the front: ends, ASCII flag and the items lef
     taken.push(...got);
   }
   assert.equal(writer.size, 0);
-  assert.deepEqual(taken.map((item) => item.kind === 'url' && item.entry), all.map((item) => item.kind === 'url' && item.entry));
+  assert.deepEqual(
+    taken.map((item) => item.kind === 'url' && item.entry),
+    all.map((item) => item.kind === 'url' && item.entry),
+  );
   assert.throws(() => writer.take(1), RangeError);
   // A batch's buffer given back is written into again when it is large enough, else left.
   writer.item(all[0]!);
@@ -532,7 +562,12 @@ test('each entry with a lastmod crosses with its instant, read in the worker; la
     { loc: 'http://127.0.0.1/d' },
   ];
   const items: SitemapItem[] = entries.map((entry) => ({ kind: 'url', entry }));
-  items.splice(2, 0, { kind: 'problem', problem: { code: 'X', message: 'between' } }, { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' });
+  items.splice(
+    2,
+    0,
+    { kind: 'problem', problem: { code: 'X', message: 'between' } },
+    { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' },
+  );
   const writer = new WireWriter();
   for (const item of items) writer.item(item);
   const one = writer.take(3);
@@ -558,7 +593,10 @@ test('each entry with a lastmod crosses with its instant, read in the worker; la
   for (const lastmods of [undefined, all.lastmods.subarray(0, items.length - 1), new Float64Array(items.length + 1)]) {
     const got = fromWire(text, all.ends, lastmods);
     const plain = got.filter((i): i is Extract<SitemapItem, { kind: 'url' }> => i.kind === 'url').map((i) => i.entry);
-    assert.ok(plain.every((e) => !hasLastmodMs(e)), `${lastmods?.length} lastmods for ${items.length} items`);
+    assert.ok(
+      plain.every((e) => !hasLastmodMs(e)),
+      `${lastmods?.length} lastmods for ${items.length} items`,
+    );
     assert.deepEqual(plain.map(entryLastmodMs), urls.map(entryLastmodMs));
   }
 });
@@ -592,22 +630,30 @@ test('items cross to the main thread as they are, a URL item as a row with its u
   ];
   for (let i = 0; i <= 10; i++) entries.push({ loc: `http://127.0.0.1/p${i}`, priority: i / 10 });
   const items: SitemapItem[] = entries.map((entry) => ({ kind: 'url', entry }));
-  items.push({ kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } }, { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' });
+  items.push(
+    { kind: 'problem', problem: { code: 'X', message: 'a "quoted" message' } },
+    { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' },
+  );
   const writer = new WireWriter();
   for (const item of items) writer.item(item);
   const { bytes, ends, ascii } = writer.take(items.length);
   assert.equal(ascii, false, 'the batch has non-ASCII text');
   assert.equal(writer.size, 0);
   const json = wireText(bytes, ascii);
-  assert.equal(json, '[' + items.map(wireItem).join(',') + ']', 'the batch is its items\' texts');
+  assert.equal(json, '[' + items.map(wireItem).join(',') + ']', "the batch is its items' texts");
   const back = fromWire(json, ends);
   assert.equal(back.length, items.length);
-  assert.ok(fromWire(json).every((item) => item.kind !== 'url' || item.entryJson === undefined), 'no entry text without the ends');
+  assert.ok(
+    fromWire(json).every((item) => item.kind !== 'url' || item.entryJson === undefined),
+    'no entry text without the ends',
+  );
   items.forEach((item, i) => {
     const key = item.kind === 'url' ? tryUniqueKey(item.entry.loc) : null;
-    const want = item.kind !== 'url' ? item : key === item.entry.loc ? { ...item, uniqueKey: key, entryJson: entryText(item.entry) } : { ...item, uniqueKey: key };
+    const want =
+      item.kind !== 'url' ? item : key === item.entry.loc ? { ...item, uniqueKey: key, entryJson: entryText(item.entry) } : { ...item, uniqueKey: key };
     assert.deepEqual(back[i], want, JSON.stringify(item));
-    if (item.kind === 'url') assert.deepEqual(Object.keys((back[i] as typeof want & { entry: object }).entry), Object.keys(item.entry), 'fields in the parser\'s order');
+    if (item.kind === 'url')
+      assert.deepEqual(Object.keys((back[i] as typeof want & { entry: object }).entry), Object.keys(item.entry), "fields in the parser's order");
   });
   // Escapes written out by hand: control characters and lone surrogates as JSON.stringify writes them.
   assert.equal(

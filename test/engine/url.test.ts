@@ -117,15 +117,53 @@ test('the fast path never disagrees with the full normalisation', () => {
 
 test('the fast path agrees with the full normalisation over random URLs in random order (what it remembers between calls included)', () => {
   let seed = 5;
-  const pick = <T,>(xs: readonly T[]): T => {
+  const pick = <T>(xs: readonly T[]): T => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return xs[(seed >>> 8) % xs.length]!;
   };
   const schemes = ['http://', 'https://', 'HTTP://', 'Https://'];
   const users = ['', '', '', 'user@', 'u:p@'];
-  const hosts = ['example.com', 'example.com', 'www.example.com', 'EXAMPLE.com', 'xn--bcher-kva.example', 'xn--invalid-.example', '127.0.0.1', '0x7f.1', 'a.b9', 'example.com.', 'ex_ample.com', '[::1]', 'a-.b'];
+  const hosts = [
+    'example.com',
+    'example.com',
+    'www.example.com',
+    'EXAMPLE.com',
+    'xn--bcher-kva.example',
+    'xn--invalid-.example',
+    '127.0.0.1',
+    '0x7f.1',
+    'a.b9',
+    'example.com.',
+    'ex_ample.com',
+    '[::1]',
+    'a-.b',
+  ];
   const ports = ['', '', '', ':80', ':443', ':8080', ':080', ':65536', ':0', ':'];
-  const paths = ['/', '/a/b', '/a/./b', '/a/../b', '/.', '/..', '/a/.', '/a%20b', '/a%7e', '/A%2fB', '/ünï', '/a b', '/a"b', '/a\\b', '//x', '/a;b=c', '/~user', '/a^b', '', '/a%2', '/.hidden', '/a..b', '/p/'];
+  const paths = [
+    '/',
+    '/a/b',
+    '/a/./b',
+    '/a/../b',
+    '/.',
+    '/..',
+    '/a/.',
+    '/a%20b',
+    '/a%7e',
+    '/A%2fB',
+    '/ünï',
+    '/a b',
+    '/a"b',
+    '/a\\b',
+    '//x',
+    '/a;b=c',
+    '/~user',
+    '/a^b',
+    '',
+    '/a%2',
+    '/.hidden',
+    '/a..b',
+    '/p/',
+  ];
   const queries = ['', '', '?', '?a=1', '?a=1&b=2', '?a b', '?a=%7E', '?q=/x?y', '?a="b"', '?é'];
   const fragments = ['', '', '#f', '#'];
   let origin = '';
@@ -153,7 +191,18 @@ test('resolveUrl resolves like a browser and refuses non-http schemes', () => {
   assert.equal(resolveUrl('  \n /trimmed \t', base), 'https://example.com/trimmed');
   assert.equal(resolveUrl('/in\nside\tbroken', base), 'https://example.com/insidebroken');
   assert.equal(resolveUrl('HTTP://Other.Example/', base), 'http://other.example/');
-  for (const href of ['javascript:void(0)', ' JavaScript:alert(1)', 'java\nscript:alert(1)', 'mailto:a@b.c', 'tel:+331', 'data:text/html,x', 'ftp://x/', '', '   ', 'http://']) {
+  for (const href of [
+    'javascript:void(0)',
+    ' JavaScript:alert(1)',
+    'java\nscript:alert(1)',
+    'mailto:a@b.c',
+    'tel:+331',
+    'data:text/html,x',
+    'ftp://x/',
+    '',
+    '   ',
+    'http://',
+  ]) {
     assert.equal(resolveUrl(href, base), null, JSON.stringify(href));
   }
   assert.equal(resolveUrl('x', 'not a base'), null);
@@ -170,8 +219,14 @@ test('isHttpUrl, hostOf, originOf, robotsUrlFor', () => {
   assert.equal(originOf('http://127.0.0.1:8080/x'), 'http://127.0.0.1:8080');
   assert.equal(robotsUrlFor('https://example.com/deep/page?q#f'), 'https://example.com/robots.txt');
   assert.equal(robotsUrlFor('http://example.com:81/deep/page'), 'http://example.com:81/robots.txt');
-  assert.throws(() => hostOf('nope'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL');
-  assert.throws(() => robotsUrlFor('ftp://x/'), (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL');
+  assert.throws(
+    () => hostOf('nope'),
+    (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL',
+  );
+  assert.throws(
+    () => robotsUrlFor('ftp://x/'),
+    (e: unknown) => e instanceof EngineError && e.code === 'INVALID_URL',
+  );
 });
 
 test('registrableDomain uses the public suffix list', () => {

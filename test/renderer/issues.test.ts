@@ -27,7 +27,10 @@ test('findings group by severity, those with problems first (most affected first
       ['notice', ['F'], 1],
     ],
   );
-  assert.deepEqual(notMeasured.map((x) => x.code), ['E']);
+  assert.deepEqual(
+    notMeasured.map((x) => x.code),
+    ['E'],
+  );
 });
 
 test('the Issues tab counts findings with problems and takes the worst severity among them', () => {

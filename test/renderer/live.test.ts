@@ -33,7 +33,11 @@ test('toolbar actions follow the crawl state', () => {
   assert.deepEqual(on('paused'), { start: false, pause: false, resume: true, stop: true, export: true });
   assert.deepEqual(on('finished'), { start: false, pause: false, resume: false, stop: false, export: true });
   assert.deepEqual(on('failed', 0), { start: false, pause: false, resume: false, stop: false, export: false });
-  assert.deepEqual(actionsFor(crawl('a', { status: 'running' }), true), { start: false, pause: false, resume: false, stop: false, export: false }, 'busy: all off');
+  assert.deepEqual(
+    actionsFor(crawl('a', { status: 'running' }), true),
+    { start: false, pause: false, resume: false, stop: false, export: false },
+    'busy: all off',
+  );
   assert.equal(actionsFor(crawl('a', { status: 'paused', damaged: true, counters: { ...emptyCounters(), discovered: 3 } }), false).resume, false);
   assert.equal(toggleAction(on('running')), 'pause');
   assert.equal(toggleAction(on('paused')), 'resume');
@@ -57,10 +61,19 @@ test('progress events update status, counters and rate of the crawl they name', 
 test('the crawl list: upsert keeps position, new crawls go first, removal', () => {
   const list = [crawl('a', { createdAt: 2 }), crawl('b', { createdAt: 1 })];
   const renamed = upsertCrawl(list, { ...list[1]!, name: 'B' });
-  assert.deepEqual(renamed.map((c) => c.name), ['', 'B']);
+  assert.deepEqual(
+    renamed.map((c) => c.name),
+    ['', 'B'],
+  );
   const added = upsertCrawl(list, crawl('c', { createdAt: 3 }));
-  assert.deepEqual(added.map((c) => c.id), ['c', 'a', 'b']);
-  assert.deepEqual(removeCrawl(added, 'a').map((c) => c.id), ['c', 'b']);
+  assert.deepEqual(
+    added.map((c) => c.id),
+    ['c', 'a', 'b'],
+  );
+  assert.deepEqual(
+    removeCrawl(added, 'a').map((c) => c.id),
+    ['c', 'b'],
+  );
   assert.equal(displayName(crawl('x')), 'x.com');
   assert.equal(displayName({ ...crawl('x'), name: 'Shop' }), 'Shop');
 });
@@ -87,7 +100,10 @@ test('discovery history keeps order and stays bounded', () => {
   assert.ok(s.length <= MAX_POINTS, `${s.length} points`);
   assert.equal(s[0]!.at, 1000, 'first point kept');
   assert.equal(s[s.length - 1]!.discovered, MAX_POINTS * 3, 'last point kept');
-  assert.deepEqual(thin([1, 2, 3, 4, 5].map((at) => ({ at, discovered: 0, handled: 0 }))).map((p) => p.at), [1, 3, 5]);
+  assert.deepEqual(
+    thin([1, 2, 3, 4, 5].map((at) => ({ at, discovered: 0, handled: 0 }))).map((p) => p.at),
+    [1, 3, 5],
+  );
 });
 
 test('chart scales and paths', () => {
@@ -97,8 +113,28 @@ test('chart scales and paths', () => {
   assert.equal(niceCeil(2100), 2500);
   assert.deepEqual(ticks(3700, 4), [0, 1250, 2500, 3750, 5000]);
   const box = { width: 100, height: 50 };
-  assert.equal(linePath([{ x: 0, y: 0 }, { x: 10, y: 10 }], { x0: 0, x1: 10, y1: 10 }, box), 'M0,50 L100,0');
-  assert.equal(areaPath([{ x: 0, y: 0 }, { x: 10, y: 10 }], { x0: 0, x1: 10, y1: 10 }, box), 'M0,50 L100,0 L100,50 L0,50 Z');
+  assert.equal(
+    linePath(
+      [
+        { x: 0, y: 0 },
+        { x: 10, y: 10 },
+      ],
+      { x0: 0, x1: 10, y1: 10 },
+      box,
+    ),
+    'M0,50 L100,0',
+  );
+  assert.equal(
+    areaPath(
+      [
+        { x: 0, y: 0 },
+        { x: 10, y: 10 },
+      ],
+      { x0: 0, x1: 10, y1: 10 },
+      box,
+    ),
+    'M0,50 L100,0 L100,50 L0,50 Z',
+  );
   assert.equal(linePath([], { x0: 0, x1: 1, y1: 1 }, box), '');
   const segs = donutSegments([1, 1, 2]);
   assert.equal(segs[0]!.start, 0);

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { isWebUrl } from '../../renderer/src/logic/format.js';
 
 const SRC = fileURLToPath(new URL('../../renderer/src/', import.meta.url));
-const SINKS = /dangerouslySetInnerHTML|\.innerHTML\b|\.outerHTML\b|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|\beval\(|new Function\(/;
+const SINKS =
+  /dangerouslySetInnerHTML|\.innerHTML\b|\.outerHTML\b|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|\beval\(|new Function\(/;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -29,7 +30,17 @@ test('no renderer source uses an HTML sink', () => {
 test('links to crawled URLs are only made for http(s)', () => {
   assert.equal(isWebUrl('https://a.com/x'), true);
   assert.equal(isWebUrl('HTTP://a.com/'), true);
-  for (const bad of ['javascript:alert(1)', ' javascript:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', 'file:///etc/passwd', '//a.com/', 'https:// x', '', undefined]) {
+  for (const bad of [
+    'javascript:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<b>x</b>',
+    'vbscript:x',
+    'file:///etc/passwd',
+    '//a.com/',
+    'https:// x',
+    '',
+    undefined,
+  ]) {
     assert.equal(isWebUrl(bad), false, String(bad));
   }
   // Every anchor in the views goes through UrlLink (which checks the scheme), never a raw <a href>.

@@ -36,7 +36,11 @@ test('invalidate keeps rows visible but refetches them; an old answer never over
   assert.equal(c.get(3), 3, 'stale rows stay on screen');
   assert.deepEqual(c.pagesToFetch(0, 9, 100), [0]);
   const g1 = c.begin(0);
-  c.put(0, rows(0).map((x) => x + 1000), g1);
+  c.put(
+    0,
+    rows(0).map((x) => x + 1000),
+    g1,
+  );
   c.put(0, rows(0), g0); // a slow answer from before the refresh
   assert.equal(c.get(3), 1003);
 });

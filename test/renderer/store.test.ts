@@ -151,7 +151,10 @@ test('deleting a crawl removes everything the window kept of it, and nothing of 
   const kept = keptState();
   assert.ok(kept.length > 10);
 
-  store.askDeleteCrawl(before.crawls.find((c) => c.id === GONE)!, 'gone');
+  store.askDeleteCrawl(
+    before.crawls.find((c) => c.id === GONE)!,
+    'gone',
+  );
   useApp.getState().confirm!.onConfirm();
   await settle();
   assert.ok(calls.includes(`deleteCrawl ${GONE}`));

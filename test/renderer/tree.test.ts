@@ -25,7 +25,10 @@ const index = node('i', 'r', { type: 'sitemapindex', childCount: 2 });
 
 test('rows are the expanded part of the tree, depth first', () => {
   let t = setChildren(emptyTree(), null, [robots]);
-  assert.deepEqual(visibleRows(t).map((r) => r.node.id), ['r']);
+  assert.deepEqual(
+    visibleRows(t).map((r) => r.node.id),
+    ['r'],
+  );
   assert.equal(visibleRows(t)[0]!.expandable, true);
   t = setExpanded(t, 'r', true);
   assert.equal(visibleRows(t)[0]!.loading, true, 'expanded before its children arrived');
@@ -34,10 +37,18 @@ test('rows are the expanded part of the tree, depth first', () => {
   t = setChildren(t, 'i', [node('a', 'i', { urlCount: 5 }), node('b', 'i')]);
   assert.deepEqual(
     visibleRows(t).map((r) => [r.node.id, r.depth]),
-    [['r', 0], ['i', 1], ['a', 2], ['b', 2]],
+    [
+      ['r', 0],
+      ['i', 1],
+      ['a', 2],
+      ['b', 2],
+    ],
   );
   t = setExpanded(t, 'r', false);
-  assert.deepEqual(visibleRows(t).map((r) => r.node.id), ['r']);
+  assert.deepEqual(
+    visibleRows(t).map((r) => r.node.id),
+    ['r'],
+  );
 });
 
 test('live nodes update known ones and join loaded lists only', () => {
@@ -68,12 +79,23 @@ test('a cycle in the tree is shown once', () => {
   t = setChildren(t, 'i', [node('j', 'i', { type: 'sitemapindex', childCount: 1 })]);
   t = { ...t, children: { ...t.children, j: ['i'] } };
   t = setExpanded(setExpanded(t, 'i', true), 'j', true);
-  assert.deepEqual(visibleRows(t).map((r) => r.node.id), ['i', 'j']);
+  assert.deepEqual(
+    visibleRows(t).map((r) => r.node.id),
+    ['i', 'j'],
+  );
 });
 
 test('problems of a branch add up, a failed fetch counts as one', () => {
   let t = setChildren(emptyTree(), null, [node('i', null, { childCount: 2, problems: [{ code: 'X', message: 'x' }] })]);
-  t = setChildren(t, 'i', [node('a', 'i', { state: 'error' }), node('b', 'i', { problems: [{ code: 'Y', message: 'y' }, { code: 'Z', message: 'z' }] })]);
+  t = setChildren(t, 'i', [
+    node('a', 'i', { state: 'error' }),
+    node('b', 'i', {
+      problems: [
+        { code: 'Y', message: 'y' },
+        { code: 'Z', message: 'z' },
+      ],
+    }),
+  ]);
   assert.equal(problemCount(t, 'i'), 4);
   assert.equal(problemCount(t, 'a'), 1);
 });
@@ -84,6 +106,12 @@ test('problems group by code in order of first appearance', () => {
     { code: 'LASTMOD', message: 'b' },
     { code: 'OUT', message: 'c', url: 'u2' },
   ]);
-  assert.deepEqual(g.map((x) => [x.code, x.items.length]), [['OUT', 2], ['LASTMOD', 1]]);
+  assert.deepEqual(
+    g.map((x) => [x.code, x.items.length]),
+    [
+      ['OUT', 2],
+      ['LASTMOD', 1],
+    ],
+  );
   assert.deepEqual(groupProblems([]), []);
 });

@@ -158,25 +158,26 @@ describe('audit of a crawl of the audit site', () => {
     assert.equal(c.outcome, 'finished');
     assertMatches(c, site, 'listing');
     const unmeasured = c.engine.findings().filter((f) => !f.measured);
-    assert.deepEqual(
-      unmeasured.map((f) => f.code).sort(),
-      [
-        'HREFLANG_TARGET_NOT_200',
-        'INDEXABLE_NOT_IN_SITEMAP',
-        'REDIRECT_CHAIN',
-        'REDIRECT_LOOP',
-        'SITEMAP_ORPHAN',
-        'SITEMAP_URL_4XX',
-        'SITEMAP_URL_5XX',
-        'SITEMAP_URL_BLOCKED',
-        'SITEMAP_URL_CANONICALISED',
-        'SITEMAP_URL_ERROR',
-        'SITEMAP_URL_NOINDEX',
-        'SITEMAP_URL_REDIRECT',
-        'SITEMAP_URL_TIMEOUT',
-      ],
-    );
+    assert.deepEqual(unmeasured.map((f) => f.code).sort(), [
+      'HREFLANG_TARGET_NOT_200',
+      'INDEXABLE_NOT_IN_SITEMAP',
+      'REDIRECT_CHAIN',
+      'REDIRECT_LOOP',
+      'SITEMAP_ORPHAN',
+      'SITEMAP_URL_4XX',
+      'SITEMAP_URL_5XX',
+      'SITEMAP_URL_BLOCKED',
+      'SITEMAP_URL_CANONICALISED',
+      'SITEMAP_URL_ERROR',
+      'SITEMAP_URL_NOINDEX',
+      'SITEMAP_URL_REDIRECT',
+      'SITEMAP_URL_TIMEOUT',
+    ]);
     for (const f of unmeasured) assert.equal(f.count, 0, f.code);
-    assert.equal(c.events.some((e) => e.kind === 'result'), false, 'no page was fetched');
+    assert.equal(
+      c.events.some((e) => e.kind === 'result'),
+      false,
+      'no page was fetched',
+    );
   });
 });

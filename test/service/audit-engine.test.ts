@@ -108,7 +108,12 @@ function run(events: readonly Event[], opts: { pages?: boolean; links?: boolean 
 
 /** code → count for every finding with a non-zero count. */
 function counts(engine: AuditEngine): Record<string, number> {
-  return Object.fromEntries(engine.findings().filter((f) => f.count > 0).map((f) => [f.code, f.count]));
+  return Object.fromEntries(
+    engine
+      .findings()
+      .filter((f) => f.count > 0)
+      .map((f) => [f.code, f.count]),
+  );
 }
 
 function ids(s: Script, urls: string[]): number[] {
@@ -118,7 +123,14 @@ function ids(s: Script, urls: string[]): number[] {
 const html: UrlResult = { status: 200, contentType: 'text/html; charset=utf-8' };
 
 /** A sitemap's badges of the findings judged per listing (the per-URL ones have a test of their own). */
-const LISTING_CODES = new Set(['DUPLICATE_IN_SITEMAP', 'SITEMAP_URL_OUT_OF_SCOPE', 'SITEMAP_HOST_VARIANT', 'SITEMAP_INVALID_LASTMOD', 'SITEMAP_FUTURE_LASTMOD', 'HREFLANG_INVALID_CODE']);
+const LISTING_CODES = new Set([
+  'DUPLICATE_IN_SITEMAP',
+  'SITEMAP_URL_OUT_OF_SCOPE',
+  'SITEMAP_HOST_VARIANT',
+  'SITEMAP_INVALID_LASTMOD',
+  'SITEMAP_FUTURE_LASTMOD',
+  'HREFLANG_INVALID_CODE',
+]);
 function listingBadges(e: AuditEngine, sitemap: string) {
   return e.sitemapBadges(sitemap).filter((b) => LISTING_CODES.has(b.code));
 }
@@ -330,7 +342,11 @@ test('lastmod: invalid W3C datetimes and dates more than a day ahead', () => {
   for (const [p, lastmod] of cases) s.list(u(p), SM, { lastmod });
   s.list(u('/l5'), SM2, { lastmod: '2024-01-01' }); // one bad listing is enough
   const e = run(s.events);
-  const pick = (v: string) => ids(s, cases.filter((c) => c[2] === v).map((c) => u(c[0])));
+  const pick = (v: string) =>
+    ids(
+      s,
+      cases.filter((c) => c[2] === v).map((c) => u(c[0])),
+    );
   assert.deepEqual(e.urlsOf('SITEMAP_INVALID_LASTMOD'), pick('invalid'));
   assert.deepEqual(e.urlsOf('SITEMAP_FUTURE_LASTMOD'), pick('future'));
   assert.deepEqual(listingBadges(e, SM), [
@@ -455,7 +471,13 @@ function treeScript(): Script {
   s.node({ url: ROBOTS, type: 'robots', childCount: 10, urlCount: 0 });
   under(`${O}/pending.xml`, { state: 'pending', httpStatus: undefined, type: 'unknown', urlCount: 0 });
   under(`${O}/missing.xml`, { state: 'error', httpStatus: 404, type: 'unknown', urlCount: 0, problems: [{ code: 'HTTP_404', message: '' }] });
-  under(`${O}/unreachable.xml`, { state: 'error', httpStatus: undefined, type: 'unknown', urlCount: 0, problems: [{ code: 'CONNECTION_REFUSED', message: '' }] });
+  under(`${O}/unreachable.xml`, {
+    state: 'error',
+    httpStatus: undefined,
+    type: 'unknown',
+    urlCount: 0,
+    problems: [{ code: 'CONNECTION_REFUSED', message: '' }],
+  });
   under(`${O}/page.xml`, { state: 'error', type: 'unknown', urlCount: 0, problems: [{ code: 'NOT_A_SITEMAP', message: '' }] });
   under(`${O}/broken.xml`, { state: 'error', type: 'urlset', urlCount: 3, problems: [{ code: 'MALFORMED_XML', message: '' }] });
   under(`${O}/empty.xml`, { urlCount: 0 });
@@ -466,7 +488,14 @@ function treeScript(): Script {
   s.node({ url: `${O}/child.xml`, parentId: `${O}/index.xml` });
   s.node({ url: `${O}/nested.xml`, parentId: `${O}/index.xml`, type: 'sitemapindex', urlCount: 0, childCount: 1 });
   s.node({ url: `${O}/grandchild.xml`, parentId: `${O}/nested.xml` });
-  s.node({ url: `${O}/skipped.xml`, parentId: `${O}/index.xml`, state: 'skipped', httpStatus: undefined, type: 'unknown', problems: [{ code: 'ROBOTS_DISALLOWED', message: '' }] });
+  s.node({
+    url: `${O}/skipped.xml`,
+    parentId: `${O}/index.xml`,
+    state: 'skipped',
+    httpStatus: undefined,
+    type: 'unknown',
+    problems: [{ code: 'ROBOTS_DISALLOWED', message: '' }],
+  });
   s.node({ url: `${O}/linked-sitemap.xml`, parentId: null }); // found through a page link
   return s;
 }
@@ -523,8 +552,14 @@ test('a node changing state is judged by its latest version only', () => {
 
 test('a listing run measures only what needs no page fetch; the rest reads "not measured", count 0', () => {
   const e = run(hreflangScript().events, { pages: false });
-  const unmeasured = e.findings().filter((f) => !f.measured).map((f) => f.code).sort();
-  const needPages = FINDING_DEFINITIONS.filter((d) => d.needs === 'pages' || d.needs === 'links' || d.needs === 'robots').map((d) => d.code).sort();
+  const unmeasured = e
+    .findings()
+    .filter((f) => !f.measured)
+    .map((f) => f.code)
+    .sort();
+  const needPages = FINDING_DEFINITIONS.filter((d) => d.needs === 'pages' || d.needs === 'links' || d.needs === 'robots')
+    .map((d) => d.code)
+    .sort();
   assert.deepEqual(unmeasured, needPages);
   for (const f of e.findings()) if (!f.measured) assert.equal(f.count, 0, f.code);
   assert.equal(e.findings().length, 28);
@@ -559,7 +594,7 @@ function mixedScript(): Script {
 /** Shuffles events while keeping each URL's admission first (a discovery cannot precede it). */
 function shuffled(events: readonly Event[], seed: number): Event[] {
   let x = seed;
-  const rnd = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rnd = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const admits = events.filter((e) => e.kind === 'admit');
   const rest = events.filter((e) => e.kind !== 'admit');
   for (let i = rest.length - 1; i > 0; i--) {
@@ -651,7 +686,7 @@ test('per-URL state stays compact: typed columns under 12 bytes per URL (growth 
   assert.notEqual(hashKey(`${O}/p/1`), hashKey(`${O}/p/2`));
 });
 
-test('with the crawl\'s keys injected, URLs are found through them: canonicals, and alternates admitted before they are named', () => {
+test("with the crawl's keys injected, URLs are found through them: canonicals, and alternates admitted before they are named", () => {
   const ids = new Map<string, number>();
   const keyOf: string[] = [];
   let lookups = 0;
@@ -878,9 +913,18 @@ test('tree badges count the URLs a sitemap lists with each finding of their own,
   assert.deepEqual(badges(SM), { SITEMAP_ORPHAN: 2, URL_IN_MULTIPLE_SITEMAPS: 1, DUPLICATE_IN_SITEMAP: 1 });
   assert.deepEqual(badges(SM2), { SITEMAP_URL_REDIRECT: 1, REDIRECT_CHAIN: 1, SITEMAP_ORPHAN: 1, URL_IN_MULTIPLE_SITEMAPS: 1 });
   // The same events in another order (results before listings) give the same badges.
-  const resultsFirst = [...s.events.filter((x) => x.kind === 'admit'), ...s.events.filter((x) => x.kind === 'result'), ...s.events.filter((x) => x.kind !== 'admit' && x.kind !== 'result')];
+  const resultsFirst = [
+    ...s.events.filter((x) => x.kind === 'admit'),
+    ...s.events.filter((x) => x.kind === 'result'),
+    ...s.events.filter((x) => x.kind !== 'admit' && x.kind !== 'result'),
+  ];
   const r = run(resultsFirst);
-  assert.deepEqual(Object.fromEntries(r.sitemapBadges(SM).map((b) => [b.code, b.count])), { SITEMAP_URL_4XX: 1, SITEMAP_ORPHAN: 3, URL_IN_MULTIPLE_SITEMAPS: 1, DUPLICATE_IN_SITEMAP: 1 });
+  assert.deepEqual(Object.fromEntries(r.sitemapBadges(SM).map((b) => [b.code, b.count])), {
+    SITEMAP_URL_4XX: 1,
+    SITEMAP_ORPHAN: 3,
+    URL_IN_MULTIPLE_SITEMAPS: 1,
+    DUPLICATE_IN_SITEMAP: 1,
+  });
 });
 
 test('sitemap findings read the codes a node only counts (past the problems it stores) too', () => {
@@ -943,7 +987,12 @@ test('a listing repeated n times in a row counts as n listings, given one by one
   const many = feedCounted(mk());
   assert.deepEqual(answers(many, sitemaps, 6), answers(single, sitemaps, 6));
   const badges = (e: AuditEngine, sm: string) => Object.fromEntries(listingBadges(e, sm).map((b) => [b.code, b.count]));
-  assert.deepEqual(badges(many, blog), { DUPLICATE_IN_SITEMAP: 4 + 3 + 299, SITEMAP_URL_OUT_OF_SCOPE: 4 + 300, SITEMAP_INVALID_LASTMOD: 4, HREFLANG_INVALID_CODE: 4 });
+  assert.deepEqual(badges(many, blog), {
+    DUPLICATE_IN_SITEMAP: 4 + 3 + 299,
+    SITEMAP_URL_OUT_OF_SCOPE: 4 + 300,
+    SITEMAP_INVALID_LASTMOD: 4,
+    HREFLANG_INVALID_CODE: 4,
+  });
   assert.deepEqual(badges(many, moved), { DUPLICATE_IN_SITEMAP: 5 + 6, SITEMAP_URL_OUT_OF_SCOPE: 7 });
   assert.deepEqual(badges(many, SM2), { DUPLICATE_IN_SITEMAP: 2 });
   assert.equal(many.finding('DUPLICATE_IN_SITEMAP').count, 6);

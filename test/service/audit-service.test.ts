@@ -116,7 +116,10 @@ describe('the sitemap audit through CrawlService', () => {
       assert.deepEqual(filteredUrls(service, id, 'SITEMAP_NOT_200'), [], 'a sitemap that did not answer lists nothing');
       // Combined with another filter, and sorted.
       const page = service.queryUrls(id, { offset: 0, limit: 10, finding: 'SITEMAP_URL_4XX', sort: { key: 'url', dir: 'desc' }, statusClasses: ['4xx'] });
-      assert.deepEqual(page.rows.map((r) => r.url), [...audit.SITEMAP_URL_4XX!.urls].reverse());
+      assert.deepEqual(
+        page.rows.map((r) => r.url),
+        [...audit.SITEMAP_URL_4XX!.urls].reverse(),
+      );
 
       // CSV export of a finding: the same columns as any export, the finding's URLs as rows.
       const [header, ...rows] = parseCsv(await csvOf(service, id, { finding: 'SITEMAP_URL_REDIRECT' }));
@@ -153,7 +156,10 @@ describe('the sitemap audit through CrawlService', () => {
       assert.throws(() => service.queryUrls(id, { offset: 0, limit: 10, finding: 'NOPE' }), badQuery);
       assert.throws(() => service.findingUrls(id, 'NOPE', 0, 10), badQuery);
       await assert.rejects(csvOf(service, id, { finding: 'NOPE' }), badQuery);
-      assert.throws(() => service.getFindings('no-such-crawl'), (e: unknown) => e instanceof ServiceError && e.code === 'NOT_FOUND');
+      assert.throws(
+        () => service.getFindings('no-such-crawl'),
+        (e: unknown) => e instanceof ServiceError && e.code === 'NOT_FOUND',
+      );
     } finally {
       await service.close();
     }
@@ -194,15 +200,24 @@ describe('the sitemap audit through CrawlService', () => {
     const s = await service.pause(c.id);
     assert.equal(s.status, 'paused', 'paused before the end (the slow page holds it)');
     const before = auditOf(service, c.id);
-    assert.ok(Object.values(before).some((f) => f.count > 0), 'some findings before the pause');
+    assert.ok(
+      Object.values(before).some((f) => f.count > 0),
+      'some findings before the pause',
+    );
     await service.close();
 
     service = createCrawlService({ stateDir: dir });
     try {
       // The audit is rebuilt after the crawl is loaded: until then the findings say so.
-      assert.ok(service.getFindings(c.id).every((f) => f.computing === true), 'computing right after the reopen');
+      assert.ok(
+        service.getFindings(c.id).every((f) => f.computing === true),
+        'computing right after the reopen',
+      );
       await service.auditReady(c.id);
-      assert.ok(service.getFindings(c.id).every((f) => f.computing === undefined), 'complete once ready');
+      assert.ok(
+        service.getFindings(c.id).every((f) => f.computing === undefined),
+        'complete once ready',
+      );
       assert.deepEqual(auditOf(service, c.id), before, 'rebuilt from the journal: the same findings');
       const end = settled(service, c.id);
       await service.resume(c.id);
@@ -242,7 +257,10 @@ describe('the sitemap audit through CrawlService', () => {
     try {
       const end = settled(service, c.id);
       await service.resume(c.id);
-      assert.ok(service.getFindings(c.id).some((f) => f.computing === true), 'still rebuilding while the crawl runs');
+      assert.ok(
+        service.getFindings(c.id).some((f) => f.computing === true),
+        'still rebuilding while the crawl runs',
+      );
       assert.equal((await end).status, 'finished');
       await service.auditReady(c.id);
       assertExpected(auditOf(service, c.id), site, 'full');

@@ -33,7 +33,11 @@ test('a crawl one service finished stays finished when another, opened before, w
   const byId = new Map(again.list().map((c) => [c.id, c]));
   assert.equal(byId.get(id)?.status, 'finished');
   assert.equal(byId.get(other)?.name, 'Renamed in the app');
-  assert.deepEqual(again.warnings().filter((w) => w.code === 'CRAWL_RESTORED'), [], 'nothing had to be restored from a folder');
+  assert.deepEqual(
+    again.warnings().filter((w) => w.code === 'CRAWL_RESTORED'),
+    [],
+    'nothing had to be restored from a folder',
+  );
   await again.close();
 });
 
@@ -115,6 +119,9 @@ test('a crawl loaded before another service ran it is read again before it runs 
   const c = open(dir);
   assert.deepEqual(allRows(c, crawlId), rows);
   assert.equal(new Set(rows.map((r) => r.url)).size, rows.length, 'each URL once');
-  assert.deepEqual(c.warnings().filter((w) => /JOURNAL/.test(w.code ?? '')), []);
+  assert.deepEqual(
+    c.warnings().filter((w) => /JOURNAL/.test(w.code ?? '')),
+    [],
+  );
   await c.close();
 });

@@ -31,7 +31,8 @@ async function startSite(): Promise<LocalServer> {
       res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
       res.end(body);
     };
-    const xml = (root: string, items: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items}</${root}>\n`;
+    const xml = (root: string, items: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${items}</${root}>\n`;
     if (p === '/robots.txt') return send(200, 'text/plain', `User-agent: *\nAllow: /\nSitemap: ${o}/sitemap-index.xml\n`);
     if (p === '/sitemap-index.xml') {
       let items = '';
@@ -51,7 +52,16 @@ async function startSite(): Promise<LocalServer> {
 }
 
 function settings(site: LocalServer): Partial<CrawlSettings> & { startUrl: string } {
-  return { startUrl: site.origin + '/', fetchPages: false, userAgent: 'SpinneretCheckpoints/1.0', concurrency: 4, perHostConcurrency: 4, timeoutMs: 5000, connectTimeoutMs: 5000, retries: 0 };
+  return {
+    startUrl: site.origin + '/',
+    fetchPages: false,
+    userAgent: 'SpinneretCheckpoints/1.0',
+    concurrency: 4,
+    perHostConcurrency: 4,
+    timeoutMs: 5000,
+    connectTimeoutMs: 5000,
+    retries: 0,
+  };
 }
 
 // ---------------------------------------------------------------- what a crawl ended with
@@ -81,7 +91,10 @@ async function observe(service: LocalCrawlService, id: string, site: LocalServer
   const tree = new Map<string, string>();
   const walk = (parent: string | null) => {
     for (const n of service.sitemapTree(id, parent)) {
-      tree.set(rel(n.url), JSON.stringify(n, (k, v) => (typeof v === 'string' ? rel(v) : v)));
+      tree.set(
+        rel(n.url),
+        JSON.stringify(n, (k, v) => (typeof v === 'string' ? rel(v) : v)),
+      );
       walk(n.id);
     }
   };
@@ -146,10 +159,19 @@ async function runToEnd(site: LocalServer, opts: { from?: { dir: string; id: str
     checkpointIntervalMs: 150,
     ...(opts.oldStyle ? { crawlerFactory: oldStyleCrawler } : {}),
     onCheckpoint: (crawlId) => {
-      const entry = (JSON.parse(fs.readFileSync(path.join(dir, 'catalog.json'), 'utf8')) as { crawls: Record<string, { checkpoint?: { crawler: { sitemapList: { pending: unknown[]; nodes?: unknown[] } } } }> }).crawls[crawlId];
+      const entry = (
+        JSON.parse(fs.readFileSync(path.join(dir, 'catalog.json'), 'utf8')) as {
+          crawls: Record<string, { checkpoint?: { crawler: { sitemapList: { pending: unknown[]; nodes?: unknown[] } } } }>;
+        }
+      ).crawls[crawlId];
       const cp = entry?.checkpoint;
       if (!cp) return;
-      stored.push({ bytes: JSON.stringify(cp).length, done: service.get(crawlId).counters.sitemaps.done, pending: cp.crawler.sitemapList.pending.length, nodes: cp.crawler.sitemapList.nodes !== undefined });
+      stored.push({
+        bytes: JSON.stringify(cp).length,
+        done: service.get(crawlId).counters.sitemaps.done,
+        pending: cp.crawler.sitemapList.pending.length,
+        nodes: cp.crawler.sitemapList.nodes !== undefined,
+      });
     },
   });
   try {
@@ -161,7 +183,14 @@ async function runToEnd(site: LocalServer, opts: { from?: { dir: string; id: str
     await end;
     const seen = await observe(service, id, site);
     const crawlDir = path.join(dir, 'crawls', id);
-    return { id, seen, catalog, meta: fs.readFileSync(path.join(crawlDir, 'meta.json'), 'utf8'), journal: fs.readFileSync(path.join(crawlDir, JOURNAL_FILE)), stored };
+    return {
+      id,
+      seen,
+      catalog,
+      meta: fs.readFileSync(path.join(crawlDir, 'meta.json'), 'utf8'),
+      journal: fs.readFileSync(path.join(crawlDir, JOURNAL_FILE)),
+      stored,
+    };
   } finally {
     await service.close();
   }
@@ -226,7 +255,9 @@ before(async () => {
   site = await startSite();
   const t0 = Date.now();
   plain = await runToEnd(site);
-  process.stderr.write(`# uninterrupted crawl: ${Date.now() - t0} ms, ${plain.seen.urls.size} URLs, ${plain.seen.tree.size} nodes, journal ${plain.journal.length} bytes\n`);
+  process.stderr.write(
+    `# uninterrupted crawl: ${Date.now() - t0} ms, ${plain.seen.urls.size} URLs, ${plain.seen.tree.size} nodes, journal ${plain.journal.length} bytes\n`,
+  );
 });
 after(() => site?.close());
 
@@ -278,7 +309,10 @@ describe('a crawl whose checkpoints hold the whole tree (written before it moved
   });
 
   test('its checkpoints hold the tree', () => {
-    assert.ok(old.stored.some((s) => s.nodes), 'no stored checkpoint holds nodes');
+    assert.ok(
+      old.stored.some((s) => s.nodes),
+      'no stored checkpoint holds nodes',
+    );
   });
 
   test('killed in the middle and resumed: the same as a crawl never interrupted', TIMEOUT, async (t) => {

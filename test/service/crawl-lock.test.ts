@@ -17,7 +17,10 @@ import { tempDir } from './helpers.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const crawl = { id: 'c1', name: 'Shop' };
 const locked = (pid?: number) => (e: unknown) =>
-  e instanceof ServiceError && e.code === 'CRAWL_LOCKED' && /crawl c1 \("Shop"\) is open in/.test(e.message) && (pid === undefined || e.message.includes(`(pid ${pid}`));
+  e instanceof ServiceError &&
+  e.code === 'CRAWL_LOCKED' &&
+  /crawl c1 \("Shop"\) is open in/.test(e.message) &&
+  (pid === undefined || e.message.includes(`(pid ${pid}`));
 
 function writeLock(dir: string, o: Partial<LockOwner>): void {
   const owner: LockOwner = { pid: process.pid, host: os.hostname(), started: null, boot: null, at: Date.now(), token: 'someone-else', ...o };
@@ -59,30 +62,34 @@ test('a lock of a dead process is taken over', () => {
   l.release();
 });
 
-test('a lock of a live process is refused with its pid; the same pid started at another time is a reused pid, taken over', { skip: process.platform !== 'linux' && 'process start times are read from /proc (Linux)' }, async () => {
-  const dir = tempDir();
-  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
-  try {
-    await new Promise((r) => child.once('spawn', r));
-    const pid = child.pid!;
-    const started = processes.startTime(pid);
-    assert.ok(started);
-    writeLock(dir, { pid, started, boot: processes.bootId() });
-    assert.throws(() => acquireCrawlLock(dir, crawl), locked(pid));
-    assert.equal(lockHolder(dir)?.pid, pid);
-    // The same pid, but the lock says it started at another time: another process has that pid now.
-    writeLock(dir, { pid, started: String(Number(started) - 100), boot: processes.bootId() });
-    assert.equal(lockHolder(dir), null);
-    acquireCrawlLock(dir, crawl).release();
-    // Written before the last reboot: stale whatever its pid.
-    writeLock(dir, { pid, started, boot: 'another-boot' });
-    acquireCrawlLock(dir, crawl).release();
-  } finally {
-    child.kill('SIGKILL');
-  }
-});
+test(
+  'a lock of a live process is refused with its pid; the same pid started at another time is a reused pid, taken over',
+  { skip: process.platform !== 'linux' && 'process start times are read from /proc (Linux)' },
+  async () => {
+    const dir = tempDir();
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((r) => child.once('spawn', r));
+      const pid = child.pid!;
+      const started = processes.startTime(pid);
+      assert.ok(started);
+      writeLock(dir, { pid, started, boot: processes.bootId() });
+      assert.throws(() => acquireCrawlLock(dir, crawl), locked(pid));
+      assert.equal(lockHolder(dir)?.pid, pid);
+      // The same pid, but the lock says it started at another time: another process has that pid now.
+      writeLock(dir, { pid, started: String(Number(started) - 100), boot: processes.bootId() });
+      assert.equal(lockHolder(dir), null);
+      acquireCrawlLock(dir, crawl).release();
+      // Written before the last reboot: stale whatever its pid.
+      writeLock(dir, { pid, started, boot: 'another-boot' });
+      acquireCrawlLock(dir, crawl).release();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  },
+);
 
-test('a lock with this process\'s pid that no service here holds is a killed process\'s (containers reuse pids)', () => {
+test("a lock with this process's pid that no service here holds is a killed process's (containers reuse pids)", () => {
   const dir = tempDir();
   writeLock(dir, { pid: process.pid, started: processes.startTime(process.pid) });
   acquireCrawlLock(dir, crawl).release();
@@ -115,7 +122,10 @@ test('a process that exits releases its locks; one killed leaves a lock the next
   const exited = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script('process.exit(3)')], { cwd: root, encoding: 'utf8' });
   assert.equal(exited.status, 3, exited.stderr);
   assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), false, 'released at exit');
-  const killed = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script("process.kill(process.pid, 'SIGKILL')")], { cwd: root, encoding: 'utf8' });
+  const killed = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script("process.kill(process.pid, 'SIGKILL')")], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
   assert.equal(fs.existsSync(path.join(dir, LOCK_FILE)), true, 'a kill leaves it');
   assert.equal(lockHolder(dir), null, 'and it is stale');

@@ -165,13 +165,22 @@ test('the appended fields: empty when absent, 0 and empty text kept apart, text 
   const at = (cells: string[], c: (typeof CSV_COLUMNS)[number]) => cells[CSV_COLUMNS.indexOf(c)];
   // A page with neither a meta description nor an H1: counts 0, texts empty.
   const missing = toCsvCells({ row: row({ metaDescriptionCount: 0, h1Count: 0, wordCount: 0 }) });
-  assert.deepEqual([at(missing, 'meta_description'), at(missing, 'meta_description_count'), at(missing, 'h1'), at(missing, 'h1_count'), at(missing, 'word_count')], ['', '0', '', '0', '0']);
+  assert.deepEqual(
+    [at(missing, 'meta_description'), at(missing, 'meta_description_count'), at(missing, 'h1'), at(missing, 'h1_count'), at(missing, 'word_count')],
+    ['', '0', '', '0', '0'],
+  );
   // Not a page (a redirect, a file): no counts at all.
   const none = toCsvCells({ row: row() });
-  assert.deepEqual(CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability')).map((c) => at(none, c)), Array(13).fill(''));
+  assert.deepEqual(
+    CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability')).map((c) => at(none, c)),
+    Array(13).fill(''),
+  );
   // A page's own text may start like a formula.
   const hostile = toCsvCells({ row: row({ metaDescription: '=cmd|x', h1: '+1', lang: '@en', lastModified: '-1', etag: '=etag' }) });
-  assert.deepEqual([at(hostile, 'meta_description'), at(hostile, 'h1'), at(hostile, 'lang'), at(hostile, 'last_modified'), at(hostile, 'etag')], ["'=cmd|x", "'+1", "'@en", "'-1", "'=etag"]);
+  assert.deepEqual(
+    [at(hostile, 'meta_description'), at(hostile, 'h1'), at(hostile, 'lang'), at(hostile, 'last_modified'), at(hostile, 'etag')],
+    ["'=cmd|x", "'+1", "'@en", "'-1", "'=etag"],
+  );
 });
 
 test('row fields fall back to the sitemap entry and the result; absent ones are empty', () => {
@@ -204,10 +213,7 @@ test('blocked_by_robots is true/false; error is "CODE: message"', () => {
 test('commas, quotes and newlines are quoted (RFC 4180)', async () => {
   const csv = await csvOf([{ row: row({ url: 'https://site.test/?a=1,2', title: 'He said "hi",\nthen left' }) }]);
   const line = csv.split('\n').slice(1).join('\n');
-  assert.equal(
-    line,
-    '"https://site.test/?a=1,2",start,0,,,,,,,,,,,,,,"He said ""hi"",\nthen left",false,' + NO_PAGE_FIELDS + '\n',
-  );
+  assert.equal(line, '"https://site.test/?a=1,2",start,0,,,,,,,,,,,,,,"He said ""hi"",\nthen left",false,' + NO_PAGE_FIELDS + '\n');
 });
 
 test('formula injection: each of = + - @ TAB CR at the start gets a leading quote', async () => {
@@ -226,8 +232,7 @@ test('formula injection: each of = + - @ TAB CR at the start gets a leading quot
     assert.equal(guardCell(input), guarded, JSON.stringify(input));
     assert.equal(toCsvCells({ row: row({ title: input }) })[titleIdx], guarded);
   }
-  for (const safe of ['a=b', 'Café', '1-2', ' =not at start', '', 'https://site.test/=x'])
-    assert.equal(guardCell(safe), safe, JSON.stringify(safe));
+  for (const safe of ['a=b', 'Café', '1-2', ' =not at start', '', 'https://site.test/=x']) assert.equal(guardCell(safe), safe, JSON.stringify(safe));
   // Every cell is guarded, not only titles: the error and discovered_from columns too.
   const cells = toCsvCells({ row: row({ discoveredFrom: '=cmd', error: { code: 'X', message: 'y' } }) });
   assert.equal(cells[CSV_COLUMNS.indexOf('discovered_from')], "'=cmd");
@@ -299,12 +304,18 @@ test('the hand-written encoder writes what csv-stringify wrote, byte for byte, f
   const { stringify } = await import('csv-stringify/sync');
   const pieces = ['a', 'Z', ' ', ',', '"', '""', '\n', '\r', '\r\n', '=', '+', '-', '@', '\t', 'é', '✓', '𝄞', "'", ';', '|', 'https://site.test/p?a=1&b=2'];
   let seed = 7;
-  const rand = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+  const rand = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
   const text = () => Array.from({ length: rand(6) }, () => pieces[rand(pieces.length)]).join('');
   const recs: ExportRecord[] = [];
   for (let i = 0; i < 2000; i++) {
     recs.push({
-      row: row({ id: i, url: `https://site.test/${text()}`, title: text(), discoveredFrom: rand(3) ? text() : undefined, inSitemaps: [text(), text()].slice(rand(3)) }),
+      row: row({
+        id: i,
+        url: `https://site.test/${text()}`,
+        title: text(),
+        discoveredFrom: rand(3) ? text() : undefined,
+        inSitemaps: [text(), text()].slice(rand(3)),
+      }),
       entry: rand(2) ? { loc: 'https://site.test/', lastmod: text(), alternates: [{ lang: text(), href: text() }] } : undefined,
     });
   }

@@ -57,7 +57,12 @@ test('a fake whose loop throws ends failed, with the error, and stays failed', a
 });
 
 test('through the service, a failing crawler makes a failed crawl that shows its error', async () => {
-  const plan: FakePlan = { origin: ORIGIN, sitemaps: sitemapPlan(ORIGIN, 30, 2), fetchPages: false, failAt: { event: 9, code: 'DISK_GONE', message: 'The disk went away.' } };
+  const plan: FakePlan = {
+    origin: ORIGIN,
+    sitemaps: sitemapPlan(ORIGIN, 30, 2),
+    fetchPages: false,
+    failAt: { event: 9, code: 'DISK_GONE', message: 'The disk went away.' },
+  };
   const s = createCrawlService({ stateDir: tempDir(), crawlerFactory: (o) => new FakeCrawler(o, plan) });
   try {
     const c = s.create({ name: 'Shop', settings: { startUrl: ORIGIN + '/' } });

@@ -22,10 +22,7 @@ export function tempDir(prefix = 'spinneret-svc-'): string {
 /** Resolves with the summary when crawl `id` finishes or fails. */
 export function settled(service: CrawlService, id: string): Promise<CrawlSummary> {
   return new Promise((resolve) => {
-    const offs = [
-      service.on('finished', (s) => s.id === id && done(s)),
-      service.on('failed', (s) => s.id === id && done(s)),
-    ];
+    const offs = [service.on('finished', (s) => s.id === id && done(s)), service.on('failed', (s) => s.id === id && done(s))];
     function done(s: CrawlSummary) {
       offs.forEach((off) => off());
       resolve(s);
@@ -106,5 +103,13 @@ export function csvByUrl(text: string): Map<string, string> {
   const [header, ...rows] = parseCsv(text);
   const skip = new Set(['source', 'depth', 'discovered_from'].map((c) => header!.indexOf(c)));
   const time = header!.indexOf('response_time_ms');
-  return new Map(rows.map((r) => [r[0]!, r.map((c, i) => (i === time && c !== '' ? 'timed' : c)).filter((_, i) => !skip.has(i)).join('\u0001')]));
+  return new Map(
+    rows.map((r) => [
+      r[0]!,
+      r
+        .map((c, i) => (i === time && c !== '' ? 'timed' : c))
+        .filter((_, i) => !skip.has(i))
+        .join('\u0001'),
+    ]),
+  );
 }

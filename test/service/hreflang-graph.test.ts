@@ -97,9 +97,33 @@ function keyOf(u: number, clusterMax: number): string {
 
 /** Hashes to run the model test with, and its runs: seed, URLs, cluster size (fewer URLs where all collide). */
 const HASHES: [string, (k: string) => number, [number, number, number][]][] = [
-  ['the key hash', hashKey, [[1, 300, 4], [2, 5000, 6], [3, 2000, 40], [4, 30000, 3]]],
-  ['eight buckets', (k) => hashKey(k) & 7, [[7, 1000, 4], [8, 1500, 40], [9, 3000, 3]]],
-  ['one bucket', () => 0x5a5a5, [[5, 300, 4], [6, 400, 40]]],
+  [
+    'the key hash',
+    hashKey,
+    [
+      [1, 300, 4],
+      [2, 5000, 6],
+      [3, 2000, 40],
+      [4, 30000, 3],
+    ],
+  ],
+  [
+    'eight buckets',
+    (k) => hashKey(k) & 7,
+    [
+      [7, 1000, 4],
+      [8, 1500, 40],
+      [9, 3000, 3],
+    ],
+  ],
+  [
+    'one bucket',
+    () => 0x5a5a5,
+    [
+      [5, 300, 4],
+      [6, 400, 40],
+    ],
+  ],
 ];
 
 for (const [name, hash, runs] of HASHES) {
@@ -175,7 +199,10 @@ test('HreflangGraph: with every key sharing one hash, a pair that is not recipro
   // A result of a key that shares the hash of a named one reaches only that key's namers.
   const bad = keys.admit(`${O}/gone`);
   assert.deepEqual(g.bind(`${O}/gone`, bad), []);
-  assert.deepEqual(g.verdict(e, (id) => id === bad), { nonReciprocal: true, badTarget: false });
+  assert.deepEqual(
+    g.verdict(e, (id) => id === bad),
+    { nonReciprocal: true, badTarget: false },
+  );
   assert.deepEqual(g.bind(`${O}/en/a`, a!), [b]);
 });
 
@@ -224,7 +251,10 @@ test('HreflangGraph holds no record for alternates never admitted: about 30 byte
   const bytes = g.allocatedBytes() - 2 ** 20;
   assert.ok(bytes < (40_000 * 30 + 20_000 * 20) * 1.125, `${bytes} bytes`);
   const first = keys.idOf(`${O}/products/garden-tools/rake-0`)!;
-  assert.deepEqual(g.verdict(first, () => true), { nonReciprocal: true, badTarget: false });
+  assert.deepEqual(
+    g.verdict(first, () => true),
+    { nonReciprocal: true, badTarget: false },
+  );
   assert.deepEqual(g.namedBy(`${O}/de/products/garden-tools/rake-5`), [keys.idOf(`${O}/products/garden-tools/rake-5`)]);
   assert.deepEqual(g.namedBy(`${O}/de/products/garden-tools/rake-6`), []);
 });
@@ -257,9 +287,15 @@ test('HreflangGraph finds every source naming a target, first first, across its 
   const h = new HreflangGraph(keys);
   h.addAlternates(`${O}/s/4`, 4, [`${O}/s/5`]);
   h.addAlternates(`${O}/s/5`, 5, [`${O}/s/4`]);
-  assert.deepEqual(h.verdict(4, () => false), { nonReciprocal: false, badTarget: false });
+  assert.deepEqual(
+    h.verdict(4, () => false),
+    { nonReciprocal: false, badTarget: false },
+  );
   h.addAlternates(`${O}/s/4`, 4, [`${O}/never`]);
-  assert.deepEqual(h.verdict(4, () => false), { nonReciprocal: true, badTarget: false });
+  assert.deepEqual(
+    h.verdict(4, () => false),
+    { nonReciprocal: true, badTarget: false },
+  );
 });
 
 test('hashKey: 32 bits that spread; keys of one length differing in one character never collide', () => {

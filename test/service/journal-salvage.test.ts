@@ -47,7 +47,10 @@ const results = (recs: unknown[][]) => recs.filter((r) => r[0] === 2).map((r) =>
 test('a sound journal passes through unchanged, with nothing counted', async () => {
   const lines = journalLines();
   const { recs, stats } = await replayLines(lines);
-  assert.deepEqual(recs, lines.filter((l) => l !== '[7]').map((l) => JSON.parse(l)));
+  assert.deepEqual(
+    recs,
+    lines.filter((l) => l !== '[7]').map((l) => JSON.parse(l)),
+  );
   assert.deepEqual(stats.salvage, { badLines: 0, droppedRecords: 0, lostUrls: 0, clearedRefs: 0, firstLine: 0, lastLine: 0, firstByte: 0, lastByte: 0 });
 });
 
@@ -57,14 +60,44 @@ test('a garbled ADMIT: later ids move down, its RESULT is dropped, a URL found o
   lines[at] = lines[at]!.slice(0, 9) + '\u0000\u00ff' + lines[at]!.slice(11);
   const { recs, stats, file } = await replayLines(lines);
   assert.deepEqual(admits(recs), [
-    [0, `${A}/`, -1], [1, `${A}/1`, -2], [2, `${A}/2`, -2], [3, `${A}/3`, -2],
-    [4, `${A}/5`, -2], [5, `${A}/6`, -2], [6, `${A}/7`, -2], [7, `${A}/8`, -2], [8, `${A}/9`, -2],
+    [0, `${A}/`, -1],
+    [1, `${A}/1`, -2],
+    [2, `${A}/2`, -2],
+    [3, `${A}/3`, -2],
+    [4, `${A}/5`, -2],
+    [5, `${A}/6`, -2],
+    [6, `${A}/7`, -2],
+    [7, `${A}/8`, -2],
+    [8, `${A}/9`, -2],
     [9, `${A}/10`, -1], // found on the lost page 4: kept, without where it was found
   ]);
-  assert.deepEqual(results(recs), [[0, 'T0'], [1, 'T1'], [2, 'T2'], [3, 'T3'], [4, 'T5'], [5, 'T6'], [6, 'T7'], [7, 'T8'], [8, 'T9'], [9, undefined]]);
-  assert.deepEqual(recs.filter((r) => r[0] === 1).map((r) => r[1]), [3], 'the DUP of a kept URL is kept');
-  assert.ok(recs.some((r) => r[0] === 4), 'records after the damage are kept');
-  const offset = Buffer.byteLength(lines.slice(0, at).map((l) => l + '\n').join(''));
+  assert.deepEqual(results(recs), [
+    [0, 'T0'],
+    [1, 'T1'],
+    [2, 'T2'],
+    [3, 'T3'],
+    [4, 'T5'],
+    [5, 'T6'],
+    [6, 'T7'],
+    [7, 'T8'],
+    [8, 'T9'],
+    [9, undefined],
+  ]);
+  assert.deepEqual(
+    recs.filter((r) => r[0] === 1).map((r) => r[1]),
+    [3],
+    'the DUP of a kept URL is kept',
+  );
+  assert.ok(
+    recs.some((r) => r[0] === 4),
+    'records after the damage are kept',
+  );
+  const offset = Buffer.byteLength(
+    lines
+      .slice(0, at)
+      .map((l) => l + '\n')
+      .join(''),
+  );
   assert.deepEqual(stats.salvage, {
     badLines: 1,
     droppedRecords: 1, // RESULT of the lost URL
@@ -77,7 +110,11 @@ test('a garbled ADMIT: later ids move down, its RESULT is dropped, a URL found o
   });
 
   // Rewritten as salvaged: the same records, the ids dense, nothing left to salvage, the loss logged.
-  const { stats: before, kept } = await repairJournal(file, (st, keptAt) => ({ at: 2, level: 'warning', code: 'JOURNAL_SALVAGED', message: `${st.salvage.lostUrls} lost, kept ${keptAt}` }), 1234);
+  const { stats: before, kept } = await repairJournal(
+    file,
+    (st, keptAt) => ({ at: 2, level: 'warning', code: 'JOURNAL_SALVAGED', message: `${st.salvage.lostUrls} lost, kept ${keptAt}` }),
+    1234,
+  );
   assert.equal(before.salvage.lostUrls, 1);
   assert.equal(kept, path.join(path.dirname(file), 'journal.damaged-1234.jsonl'));
   assert.equal(fs.readFileSync(kept, 'utf8'), lines.map((l) => l + '\n').join(''), 'the damaged journal is kept as it was');
@@ -94,10 +131,25 @@ test('an ADMIT whose id itself is damaged is dropped, and the next one takes the
   const at = lines.findIndex((l) => l.startsWith('[0,5,'));
   lines[at] = lines[at]!.replace('[0,5,', '[0,95,');
   const { recs, stats } = await replayLines(lines);
-  assert.deepEqual(admits(recs).map(([id, url]) => [id, url]), [
-    [0, `${A}/`], [1, `${A}/1`], [2, `${A}/2`], [3, `${A}/3`], [4, `${A}/4`], [5, `${A}/6`], [6, `${A}/7`], [7, `${A}/8`], [8, `${A}/9`], [9, `${A}/10`],
-  ]);
-  assert.deepEqual(results(recs).map(([, t]) => t), ['T0', 'T1', 'T2', 'T3', 'T4', 'T6', 'T7', 'T8', 'T9', undefined]);
+  assert.deepEqual(
+    admits(recs).map(([id, url]) => [id, url]),
+    [
+      [0, `${A}/`],
+      [1, `${A}/1`],
+      [2, `${A}/2`],
+      [3, `${A}/3`],
+      [4, `${A}/4`],
+      [5, `${A}/6`],
+      [6, `${A}/7`],
+      [7, `${A}/8`],
+      [8, `${A}/9`],
+      [9, `${A}/10`],
+    ],
+  );
+  assert.deepEqual(
+    results(recs).map(([, t]) => t),
+    ['T0', 'T1', 'T2', 'T3', 'T4', 'T6', 'T7', 'T8', 'T9', undefined],
+  );
   assert.equal(stats.salvage.badLines, 1, 'the ADMIT with the damaged id');
   assert.equal(stats.salvage.lostUrls, 1);
   assert.equal(stats.salvage.droppedRecords, 1, 'the RESULT of its URL');
@@ -106,7 +158,10 @@ test('an ADMIT whose id itself is damaged is dropped, and the next one takes the
   const back = journalLines();
   back[back.findIndex((l) => l.startsWith('[0,6,'))] = `[0,2,2,0,-2,"${A}/6"]`;
   const b = await replayLines(back);
-  assert.deepEqual(admits(b.recs).map(([, url]) => url), [`${A}/`, `${A}/1`, `${A}/2`, `${A}/3`, `${A}/4`, `${A}/5`, `${A}/7`, `${A}/8`, `${A}/9`, `${A}/10`]);
+  assert.deepEqual(
+    admits(b.recs).map(([, url]) => url),
+    [`${A}/`, `${A}/1`, `${A}/2`, `${A}/3`, `${A}/4`, `${A}/5`, `${A}/7`, `${A}/8`, `${A}/9`, `${A}/10`],
+  );
 });
 
 test('a lost FROM definition: the URLs it named are kept without it, a DUP naming it is dropped', async () => {
@@ -114,8 +169,15 @@ test('a lost FROM definition: the URLs it named are kept without it, a DUP namin
   lines[1] = '[5,0,"' + A + '/sitemap.xm';
   const { recs, stats } = await replayLines(lines);
   assert.equal(admits(recs).length, 11);
-  assert.ok(admits(recs).slice(1, 10).every(([, , from]) => from === -1));
-  assert.deepEqual(recs.filter((r) => r[0] === 1), []);
+  assert.ok(
+    admits(recs)
+      .slice(1, 10)
+      .every(([, , from]) => from === -1),
+  );
+  assert.deepEqual(
+    recs.filter((r) => r[0] === 1),
+    [],
+  );
   assert.deepEqual([stats.salvage.badLines, stats.salvage.droppedRecords, stats.salvage.clearedRefs, stats.salvage.lostUrls], [1, 1, 9, 0]);
 });
 
@@ -127,7 +189,12 @@ test('records of other shapes are damage: a type out of range, an END with more 
   const { recs, stats } = await replayLines(lines);
   assert.equal(stats.salvage.badLines, 3);
   assert.equal(stats.salvage.lostUrls, 1);
-  assert.deepEqual(admits(recs).map(([, url]) => url).slice(0, 3), [`${A}/`, `${A}/1`, `${A}/3`]);
+  assert.deepEqual(
+    admits(recs)
+      .map(([, url]) => url)
+      .slice(0, 3),
+    [`${A}/`, `${A}/1`, `${A}/3`],
+  );
   assert.equal(results(recs).length, 9);
 });
 
@@ -152,7 +219,10 @@ test('a checkpoint whose resume count exceeds what salvage kept covers what ther
 
 test('BatchReplayer hands each batch end on after the batch', () => {
   const seen: string[] = [];
-  const r = new BatchReplayer((rec) => seen.push(String(rec[0])), (end) => seen.push(`end${end[0]}`));
+  const r = new BatchReplayer(
+    (rec) => seen.push(String(rec[0])),
+    (end) => seen.push(`end${end[0]}`),
+  );
   const buf = Buffer.from('[4,{}]\n[7]\n[4,{}]\n[6,{}]\n');
   r.feed(buf, buf.length, 0);
   assert.deepEqual(seen, ['4', 'end7', '4', '6', 'end6']);
@@ -198,14 +268,25 @@ test('a finished crawl with bytes flipped mid-journal opens, exports and audits 
   const want = byUrl(rows);
   want.delete(lost);
   assert.deepEqual(byUrl(after), want, 'every other URL, as it was');
-  assert.deepEqual(after.map((r) => r.id), after.map((_, i) => i), 'ids dense');
+  assert.deepEqual(
+    after.map((r) => r.id),
+    after.map((_, i) => i),
+    'ids dense',
+  );
   const csvAfter = parseCsv(await csvOf(s2, id));
-  assert.deepEqual(csvAfter, csv.filter((r) => r[0] !== lost), 'the export has every other URL');
+  assert.deepEqual(
+    csvAfter,
+    csv.filter((r) => r[0] !== lost),
+    'the export has every other URL',
+  );
   await s2.auditReady(id);
   assert.ok(s2.getFindings(id).length > 0);
   const w = s2.warnings().find((x) => x.code === 'JOURNAL_DAMAGED_LINES');
   assert.ok(w, JSON.stringify(s2.warnings()));
-  assert.match(w.message, new RegExp(`1 damaged line at line ${line} \\(byte \\d+\\) and 1 later record that depended on it were dropped: 1 URL lost; everything else was kept`));
+  assert.match(
+    w.message,
+    new RegExp(`1 damaged line at line ${line} \\(byte \\d+\\) and 1 later record that depended on it were dropped: 1 URL lost; everything else was kept`),
+  );
   assert.match(w.message, /repaired when the crawl is resumed/);
   await s2.close();
 
@@ -214,7 +295,11 @@ test('a finished crawl with bytes flipped mid-journal opens, exports and audits 
   let said = '';
   err.on('data', (d) => (said += d));
   const out = path.join(dir, 'cli.csv');
-  const code = await runCli(['export', id, '--out', out, '--state-dir', dir], { stdout: new PassThrough(), stderr: err, onInterrupt: () => () => {} }, { openService: (d) => open(d) });
+  const code = await runCli(
+    ['export', id, '--out', out, '--state-dir', dir],
+    { stdout: new PassThrough(), stderr: err, onInterrupt: () => () => {} },
+    { openService: (d) => open(d) },
+  );
   assert.equal(code, 0, said);
   assert.match(said, /^spinneret: warning: The journal of crawl \S+ \("shop\.test"\) is damaged: 1 damaged line at line \d+/m);
   assert.equal(parseCsv(fs.readFileSync(out, 'utf8')).length, csv.length - 1);

@@ -9,7 +9,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { JournalWriter } from '../../electron/service/journal/writer.js';
 import { RecordReader, replayJournal, replayJournalSync } from '../../electron/service/journal/reader.js';
-import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, admitFits, admitSource, decodeAdmit, decodeEntry, encodeAdmit, encodeDup, encodeDups, repeatsOf } from '../../electron/service/journal/format.js';
+import {
+  ADMIT_TAIL,
+  DUP_TAIL,
+  DUPS_TAIL,
+  REC_ADMIT,
+  admitFits,
+  admitSource,
+  decodeAdmit,
+  decodeEntry,
+  encodeAdmit,
+  encodeDup,
+  encodeDups,
+  repeatsOf,
+} from '../../electron/service/journal/format.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
 import type { RequestSource, SitemapUrlEntry } from '../../shared/model.js';
 
@@ -100,13 +113,27 @@ test("the entry's JSON from the parse worker is copied when it fits, and the lin
   const w = JournalWriter.open(path.join(tmp(), 'journal.jsonl'), 0);
   // What the crawl runtime writes for an ADMIT: the worker's text copied when it fits, else the line encoded.
   const admitLine = (
-    id: number, source: RequestSource, listed: boolean, depth: number, from: number, url: string, uniqueKey: string,
-    entry: SitemapUrlEntry | undefined, label: string | undefined, userData: Record<string, unknown> | undefined, entryJson?: string,
+    id: number,
+    source: RequestSource,
+    listed: boolean,
+    depth: number,
+    from: number,
+    url: string,
+    uniqueKey: string,
+    entry: SitemapUrlEntry | undefined,
+    label: string | undefined,
+    userData: Record<string, unknown> | undefined,
+    entryJson?: string,
   ): string =>
     entryJson !== undefined && admitFits(url, uniqueKey, label, userData, entryJson)
       ? w.pendingLineAt(w.appendRecord(REC_ADMIT, id, admitSource(source, listed), depth, from, entryJson))!
       : encodeAdmit(id, source, listed, depth, from, url, uniqueKey, entry, label, userData);
-  const plain: SitemapUrlEntry = { loc: 'https://shop.example/p/1', lastmod: '2024-01-15', priority: 0.5, alternates: [{ lang: 'de', href: 'https://shop.example/de/p/1' }] };
+  const plain: SitemapUrlEntry = {
+    loc: 'https://shop.example/p/1',
+    lastmod: '2024-01-15',
+    priority: 0.5,
+    alternates: [{ lang: 'de', href: 'https://shop.example/de/p/1' }],
+  };
   const quoted: SitemapUrlEntry = { loc: 'https://shop.example/p/"1"\\', changefreq: 'daily' };
   for (const e of [plain, quoted, { loc: 'https://shop.example/p/2' }]) {
     const want = encodeAdmit(1, 'sitemap', false, 0, -2, e.loc, e.loc, e, undefined, undefined);
@@ -114,9 +141,16 @@ test("the entry's JSON from the parse worker is copied when it fits, and the lin
   }
   // Text that does not fit is not used: another URL's, or the key, a label or userData must join the extra.
   const other = text({ ...plain, loc: 'https://shop.example/p/10' });
-  assert.equal(admitLine(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined, other), admitLine(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined));
+  assert.equal(
+    admitLine(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined, other),
+    admitLine(1, 'sitemap', false, 0, -2, plain.loc, plain.loc, plain, undefined, undefined),
+  );
   const escaped = text({ loc: 'https://shop.example/a"' });
-  assert.ok(!admitLine(1, 'sitemap', false, 0, -2, 'https://shop.example/a\\"', 'https://shop.example/a\\"', { loc: 'x' }, undefined, undefined, escaped).includes(escaped));
+  assert.ok(
+    !admitLine(1, 'sitemap', false, 0, -2, 'https://shop.example/a\\"', 'https://shop.example/a\\"', { loc: 'x' }, undefined, undefined, escaped).includes(
+      escaped,
+    ),
+  );
   const key = JSON.parse(admitLine(1, 'sitemap', false, 0, -2, plain.loc, 'https://shop.example/p/1?', plain, 'lbl', { x: 1 }, text(plain))) as unknown[];
   const rec = decodeAdmit(key);
   assert.equal(rec.uniqueKey, 'https://shop.example/p/1?');
@@ -171,7 +205,18 @@ test('pending lines are found by offset across batches of thousands of lines, an
 
 test('a sitemap URL with lastmod, changefreq and priority costs well under 200 bytes', () => {
   const url = 'https://www.example-shop.com/category/sub-category/product-name-12345.html';
-  const line = encodeAdmit(123456, 'sitemap', true, 0, -5, url, url, { loc: url, lastmod: '2024-01-15T10:00:00+00:00', changefreq: 'weekly', priority: 0.8 }, undefined, undefined);
+  const line = encodeAdmit(
+    123456,
+    'sitemap',
+    true,
+    0,
+    -5,
+    url,
+    url,
+    { loc: url, lastmod: '2024-01-15T10:00:00+00:00', changefreq: 'weekly', priority: 0.8 },
+    undefined,
+    undefined,
+  );
   assert.ok(Buffer.byteLength(line) < 140, `${Buffer.byteLength(line)} bytes: ${line}`);
 });
 
@@ -189,10 +234,13 @@ test('batches: records of complete batches replay with their offsets; an unfinis
   fs.appendFileSync(file, '[4,{"code":"D"}]\n[4,{"code":"E"}]\n');
   const { recs, stats } = await replayAll(file);
   assert.deepEqual(
-    recs.map(([r]) => r[0] === 4 ? (r[1] as { code: string }).code : `cp`),
+    recs.map(([r]) => (r[0] === 4 ? (r[1] as { code: string }).code : `cp`)),
     ['A', 'B', 'C', 'cp'],
   );
-  assert.deepEqual(recs.slice(0, 3).map(([, o]) => o), [o1, o2, o3]);
+  assert.deepEqual(
+    recs.slice(0, 3).map(([, o]) => o),
+    [o1, o2, o3],
+  );
   assert.equal(stats.batches, 2);
   assert.equal(stats.droppedBytes, Buffer.byteLength('[4,{"code":"D"}]\n[4,{"code":"E"}]\n'));
 
@@ -202,7 +250,10 @@ test('batches: records of complete batches replay with their offsets; an unfinis
   w2.flush('[7]\n');
   w2.close();
   const again = await replayAll(file);
-  assert.deepEqual(again.recs.filter(([r]) => r[0] === 4).map(([r]) => (r[1] as { code: string }).code), ['A', 'B', 'C', 'F']);
+  assert.deepEqual(
+    again.recs.filter(([r]) => r[0] === 4).map(([r]) => (r[1] as { code: string }).code),
+    ['A', 'B', 'C', 'F'],
+  );
   assert.equal(again.stats.droppedBytes, 0);
 });
 
@@ -220,7 +271,11 @@ test('a torn last line (no newline) is dropped with its batch, at every byte it 
   for (let cut = committed; cut < full.length; cut++) {
     fs.writeFileSync(file, full.subarray(0, cut));
     const { recs, stats } = await replayAll(file);
-    assert.deepEqual(recs.map(([r]) => (r[1] as { code: string }).code), ['A'], `cut at ${cut}`);
+    assert.deepEqual(
+      recs.map(([r]) => (r[1] as { code: string }).code),
+      ['A'],
+      `cut at ${cut}`,
+    );
     assert.equal(stats.committedLength, committed);
   }
   fs.writeFileSync(file, full);
@@ -261,7 +316,10 @@ test('a failed write is cut back and kept: nothing written is lost, the retry wr
   const size = w.durableLength;
   fail = true;
   const off = w.append('[4,{"code":"B"}]\n');
-  assert.throws(() => w.flush('[7]\n'), (e: { code: string; message: string }) => e.code === 'JOURNAL_WRITE_FAILED' && /disk is full/.test(e.message));
+  assert.throws(
+    () => w.flush('[7]\n'),
+    (e: { code: string; message: string }) => e.code === 'JOURNAL_WRITE_FAILED' && /disk is full/.test(e.message),
+  );
   assert.equal(fs.statSync(file).size, size, 'the file still ends after the last complete batch');
   assert.equal(w.pendingLines, 1);
   assert.equal(w.pendingLineAt(off), '[4,{"code":"B"}]\n', 'pending lines can still be read');
@@ -269,7 +327,13 @@ test('a failed write is cut back and kept: nothing written is lost, the retry wr
   w.flush('[7]\n');
   w.close();
   const { recs } = await replayAll(file);
-  assert.deepEqual(recs.map(([r, o]) => [(r[1] as { code: string }).code, o]), [['A', 0], ['B', off]]);
+  assert.deepEqual(
+    recs.map(([r, o]) => [(r[1] as { code: string }).code, o]),
+    [
+      ['A', 0],
+      ['B', off],
+    ],
+  );
 });
 
 test('RecordReader reads records by offset, from the file and from lines not yet written', () => {

@@ -109,7 +109,10 @@ async function killAndResume(what: string, when: (l: Line, seen: Line[]) => bool
 
   const pagesTwice = [...site.hits].filter(([p, n]) => (p === '/' || p.startsWith('/l/')) && n > 1);
   assert.ok(pagesTwice.length <= CONCURRENCY, `${what}: ${pagesTwice.length} pages fetched twice: ${JSON.stringify(pagesTwice)}`);
-  assert.ok([...site.hits].every(([, n]) => n <= 2), `${what}: nothing fetched three times`);
+  assert.ok(
+    [...site.hits].every(([, n]) => n <= 2),
+    `${what}: nothing fetched three times`,
+  );
   const sitemapsTwice = [...site.hits].filter(([p, n]) => p.startsWith('/large/') && n > 1);
   assert.ok(sitemapsTwice.length <= 2, `${what}: sitemaps read again: ${JSON.stringify(sitemapsTwice)}`);
   const at = [...first.lines].reverse().find((l) => l.type === 'progress') as { counters: CrawlCounters } | undefined;
@@ -119,17 +122,21 @@ async function killAndResume(what: string, when: (l: Line, seen: Line[]) => bool
 const progress = (l: Line) => (l.type === 'progress' ? l.counters : undefined);
 
 test('SIGKILL while sitemaps are being read, then resume', async (t) => {
-  t.diagnostic(await killAndResume('sitemaps', (l) => {
-    const c = progress(l);
-    return !!c && c.sitemaps.total > 1 && c.sitemaps.done < c.sitemaps.total - 1 && c.discovered > 100;
-  }));
+  t.diagnostic(
+    await killAndResume('sitemaps', (l) => {
+      const c = progress(l);
+      return !!c && c.sitemaps.total > 1 && c.sitemaps.done < c.sitemaps.total - 1 && c.discovered > 100;
+    }),
+  );
 });
 
 test('SIGKILL while pages are fetched, then resume', async (t) => {
-  t.diagnostic(await killAndResume('pages', (l) => {
-    const c = progress(l);
-    return !!c && c.fetched >= 600 && c.fetching > 0;
-  }));
+  t.diagnostic(
+    await killAndResume('pages', (l) => {
+      const c = progress(l);
+      return !!c && c.fetched >= 600 && c.fetching > 0;
+    }),
+  );
 });
 
 test('SIGKILL right after a checkpoint, then resume', async (t) => {

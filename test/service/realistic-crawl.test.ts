@@ -111,7 +111,9 @@ const answerOf = (e: { state: string; status?: number; redirectTo?: string }) =>
 /** Asserts two keyed views are equal, listing only the keys whose values differ. */
 function sameByKey(got: Map<string, string>, want: Map<string, string>, what: string): void {
   const keys = [...new Set([...got.keys(), ...want.keys()])].sort();
-  const diffs = keys.filter((k) => got.get(k) !== want.get(k)).map((k) => `${k}: recorded ${got.get(k) ?? '(nothing)'}, expected ${want.get(k) ?? '(nothing)'}`);
+  const diffs = keys
+    .filter((k) => got.get(k) !== want.get(k))
+    .map((k) => `${k}: recorded ${got.get(k) ?? '(nothing)'}, expected ${want.get(k) ?? '(nothing)'}`);
   assert.deepEqual(diffs, [], `${what}: ${diffs.length} differ`);
 }
 
@@ -153,7 +155,11 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
     status: service.get(id).status,
     urls: [...byPath.keys()].sort(),
     answers: new Map([...byPath].map(([p, r]) => [p, answerOf({ state: r.state, status: r.status, redirectTo: r.redirectTo && pathOf(site, r.redirectTo) })])),
-    canonicals: new Map([...byPath].filter(([, r]) => r.canonical !== undefined && r.status !== undefined && r.status >= 200 && r.status < 300).map(([p, r]) => [p, r.canonical!])),
+    canonicals: new Map(
+      [...byPath]
+        .filter(([, r]) => r.canonical !== undefined && r.status !== undefined && r.status >= 200 && r.status < 300)
+        .map(([p, r]) => [p, r.canonical!]),
+    ),
     rows: byPath,
     findings,
     fields: new Map([...byPath].map(([p, r]) => [p, fieldsOf(r)])),
@@ -263,7 +269,8 @@ describe('a crawl of the realistic site, never interrupted', () => {
     assert.equal(row(SPECIAL_FIELDS.entities).h1, 'Über uns — Hearth & Acre');
     assert.equal(row(SPECIAL_FIELDS.rawUtf8).metaDescription, 'Gartengeräte, Küche & Licht 🌱 — Hearth & Acre');
     // Not pages: a redirect, an error page and a blocked URL have no on-page fields.
-    for (const p of ['/promo', '/old-terms/', '/cart/']) assert.deepEqual(pick(p, ['metaDescriptionCount', 'h1Count', 'wordCount']), [undefined, undefined, undefined], p);
+    for (const p of ['/promo', '/old-terms/', '/cart/'])
+      assert.deepEqual(pick(p, ['metaDescriptionCount', 'h1Count', 'wordCount']), [undefined, undefined, undefined], p);
   });
 
   test('every answer is timed; the slow post takes its delay', () => {
@@ -327,7 +334,10 @@ describe('a crawl of the realistic site, never interrupted', () => {
 
   test('URLs known only as a redirect target have the source "redirect"', () => {
     const got = site.expected.redirectTargetsOnly.map((p) => `${p} ${plain.rows.get(p)?.source ?? '(not recorded)'}`);
-    assert.deepEqual(got, site.expected.redirectTargetsOnly.map((p) => `${p} redirect`));
+    assert.deepEqual(
+      got,
+      site.expected.redirectTargetsOnly.map((p) => `${p} redirect`),
+    );
   });
 
   test('robots.txt: /cart/ and /checkout/ are blocked and never requested', () => {
@@ -348,7 +358,10 @@ describe('a crawl of the realistic site, never interrupted', () => {
     test('every other finding is empty (a clean site otherwise: valid sitemaps, lastmods, no timeouts)', () => {
       const others = Object.entries(plain.findings).filter(([code]) => !(REAL_FINDING_CODES as readonly string[]).includes(code));
       assert.ok(others.length > 0);
-      assert.deepEqual(others.filter(([, f]) => f.count > 0 || f.urls.length > 0).map(([code, f]) => `${code}: ${f.urls.join(' ')}`), []);
+      assert.deepEqual(
+        others.filter(([, f]) => f.count > 0 || f.urls.length > 0).map(([code, f]) => `${code}: ${f.urls.join(' ')}`),
+        [],
+      );
     });
   });
 });
@@ -377,7 +390,9 @@ async function assertSameAsPlain(t: TestContext, got: CrawlSeen) {
       const missing = b.urls.filter((u) => !a.urls.includes(u));
       const extra = a.urls.filter((u) => !b.urls.includes(u));
       if (a.measured !== b.measured || a.count !== b.count || missing.length || extra.length)
-        diffs.push(`${code}: count ${a.count} (uninterrupted ${b.count})${a.measured !== b.measured ? `, measured ${a.measured}` : ''}; missing [${missing.join(' ')}]; extra [${extra.join(' ')}]`);
+        diffs.push(
+          `${code}: count ${a.count} (uninterrupted ${b.count})${a.measured !== b.measured ? `, measured ${a.measured}` : ''}; missing [${missing.join(' ')}]; extra [${extra.join(' ')}]`,
+        );
     }
     assert.deepEqual(diffs, []);
   });
@@ -441,22 +456,31 @@ describe('an interrupted crawl ends as the crawl never interrupted', () => {
 
   // SIGKILL of a child process crawling through CrawlService, at moments the server sees.
   type Moment = () => (e: RealSiteEvent) => boolean;
-  const chunkOf = (path: string, chunk: number): Moment => () => (e) => e.type === 'sitemap-chunk' && e.path === path && e.chunk === chunk;
-  const nthPage = (n: number): Moment => () => {
-    let pages = 0;
-    return (e) => isPage(e) && ++pages === n;
-  };
+  const chunkOf =
+    (path: string, chunk: number): Moment =>
+    () =>
+    (e) =>
+      e.type === 'sitemap-chunk' && e.path === path && e.chunk === chunk;
+  const nthPage =
+    (n: number): Moment =>
+    () => {
+      let pages = 0;
+      return (e) => isPage(e) && ++pages === n;
+    };
   const kills: [what: string, moments: Moment[]][] = [
     ['mid-sitemap (products-1.xml.gz half sent)', [chunkOf('/sitemaps/products-1.xml.gz', 3)]],
     ['between sitemaps (pages.xml asked for, the sitemaps before it sent whole)', [() => (e) => e.type === 'request' && e.path === '/sitemaps/pages.xml']],
     ['mid page crawl (the 100th page answered)', [nthPage(100)]],
     [
       'mid-sitemap, and again while the resumed crawl reads the sitemaps again',
-      [chunkOf('/sitemaps/products-1.xml.gz', 3), () => {
-        const again = chunkOf('/sitemaps/products-1.xml.gz', 2)();
-        const page = nthPage(30)();
-        return (e) => again(e) || page(e);
-      }],
+      [
+        chunkOf('/sitemaps/products-1.xml.gz', 3),
+        () => {
+          const again = chunkOf('/sitemaps/products-1.xml.gz', 2)();
+          const page = nthPage(30)();
+          return (e) => again(e) || page(e);
+        },
+      ],
     ],
   ];
   for (const [what, moments] of kills) {

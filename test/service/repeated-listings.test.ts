@@ -51,7 +51,15 @@ async function startSite(target: (origin: string) => string): Promise<LocalServe
 }
 
 function settings(site: LocalServer): Partial<CrawlSettings> & { startUrl: string } {
-  return { startUrl: site.origin + '/', userAgent: 'SpinneretRepeats/1.0', concurrency: 4, perHostConcurrency: 4, timeoutMs: 5000, connectTimeoutMs: 5000, retries: 0 };
+  return {
+    startUrl: site.origin + '/',
+    userAgent: 'SpinneretRepeats/1.0',
+    concurrency: 4,
+    perHostConcurrency: 4,
+    timeoutMs: 5000,
+    connectTimeoutMs: 5000,
+    retries: 0,
+  };
 }
 
 // ---------------------------------------------------------------- what a crawl ended with
@@ -74,12 +82,16 @@ async function observe(service: LocalCrawlService, id: string, site: LocalServer
     .filter((f) => f.count > 0)
     .map((f) => `${f.code} ${f.count}: ${service.findingUrls(id, f.code, 0, 100).urls.map(rel).sort().join(' ')}`);
   const robots = service.sitemapTree(id, null)[0]!;
-  const node = service.sitemapTree(id, robots.id).find((n) => n.url.endsWith('/repeat.xml.gz')) as SitemapNode & { findings?: { code: string; count: number }[] };
+  const node = service.sitemapTree(id, robots.id).find((n) => n.url.endsWith('/repeat.xml.gz')) as SitemapNode & {
+    findings?: { code: string; count: number }[];
+  };
   assert.ok(node, 'the repeating sitemap is in the tree');
   return {
     status: service.get(id).status,
     counters: { discovered: c.discovered, duplicates: c.duplicates },
-    urls: allRows(service, id).map((r) => `${rel(r.url)} ${r.state} ${r.status ?? ''}`).sort(),
+    urls: allRows(service, id)
+      .map((r) => `${rel(r.url)} ${r.state} ${r.status ?? ''}`)
+      .sort(),
     findings,
     sitemap: { urlCount: node.urlCount, badges: Object.fromEntries((node.findings ?? []).map((b) => [b.code, b.count])) },
   };
@@ -116,7 +128,15 @@ async function runToEnd(site: LocalServer, from?: { dir: string; id: string }): 
     await end;
     const seen = await observe(service, id, site);
     const crawlDir = path.join(dir, 'crawls', id);
-    return { dir, id, seen, catalog, meta: fs.readFileSync(path.join(crawlDir, 'meta.json'), 'utf8'), journal: fs.readFileSync(path.join(crawlDir, JOURNAL_FILE)), queue: queue! };
+    return {
+      dir,
+      id,
+      seen,
+      catalog,
+      meta: fs.readFileSync(path.join(crawlDir, 'meta.json'), 'utf8'),
+      journal: fs.readFileSync(path.join(crawlDir, JOURNAL_FILE)),
+      queue: queue!,
+    };
   } finally {
     await service.close();
   }
@@ -200,9 +220,15 @@ for (const kind of ['in scope', 'out of scope'] as Case[]) {
     });
 
     test('the repeats are journalled as counts: a few records, not one per repeat', () => {
-      const recs = records(plain.journal).map((x) => x.r).filter((r) => r[0] === REC_DUP || r[0] === REC_DUPS);
+      const recs = records(plain.journal)
+        .map((x) => x.r)
+        .filter((r) => r[0] === REC_DUP || r[0] === REC_DUPS);
       const bytes = recs.reduce((n, r) => n + JSON.stringify(r).length + 1, 0);
-      assert.equal(recs.reduce((n, r) => n + listings(r), 0), N - 1, 'the records stand for every repeat');
+      assert.equal(
+        recs.reduce((n, r) => n + listings(r), 0),
+        N - 1,
+        'the records stand for every repeat',
+      );
       assert.ok(recs.length <= 200, `${recs.length} DUP/DUPS records for ${N - 1} repeats`);
       assert.ok(bytes < 10_000, `${bytes} bytes of DUP/DUPS records for ${N - 1} repeats`);
       // The frontier keeps the URL's discoveries, not one per repeat.

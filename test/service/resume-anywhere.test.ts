@@ -37,7 +37,15 @@ const TIMEOUT = { timeout: 120_000 };
 const SITE_OPTIONS = { products: 200, feed: true };
 
 function settings(site: RealSite): Partial<CrawlSettings> & { startUrl: string } {
-  return { startUrl: site.url('/'), userAgent: 'SpinneretResume/1.0', concurrency: 8, perHostConcurrency: 8, timeoutMs: 5000, connectTimeoutMs: 5000, retries: 0 };
+  return {
+    startUrl: site.url('/'),
+    userAgent: 'SpinneretResume/1.0',
+    concurrency: 8,
+    perHostConcurrency: 8,
+    timeoutMs: 5000,
+    connectTimeoutMs: 5000,
+    retries: 0,
+  };
 }
 
 // ---------------------------------------------------------------- what a crawl ended with
@@ -71,7 +79,10 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
   const tree = new Map<string, string>();
   const walk = (parent: string | null) => {
     for (const n of service.sitemapTree(id, parent)) {
-      tree.set(rel(n.url), JSON.stringify(n, (k, v) => (typeof v === 'string' ? v.replaceAll(site.origin, '') : v)));
+      tree.set(
+        rel(n.url),
+        JSON.stringify(n, (k, v) => (typeof v === 'string' ? v.replaceAll(site.origin, '') : v)),
+      );
       walk(n.id);
     }
   };
@@ -213,7 +224,11 @@ const most = (points: KillPoint[]) => points.reduce<KillPoint | undefined>((best
 const deepest = (points: KillPoint[]) =>
   points
     .filter((p) => p.reread > 0 && p.current)
-    .reduce<KillPoint | undefined>((best, p) => (!best || p.current!.consumed > best.current!.consumed || (p.current!.consumed === best.current!.consumed && p.reread > best.reread) ? p : best), undefined);
+    .reduce<KillPoint | undefined>(
+      (best, p) =>
+        !best || p.current!.consumed > best.current!.consumed || (p.current!.consumed === best.current!.consumed && p.reread > best.reread) ? p : best,
+      undefined,
+    );
 
 // ---------------------------------------------------------------- the uninterrupted crawl
 
@@ -246,7 +261,10 @@ describe('a crawl of the larger realistic site, with its feed, never interrupted
   });
 
   test('reads the product sitemaps while it crawls: kills leave entries to read again', () => {
-    assert.ok(points.some((p) => p.reread > 0), 'no batch boundary leaves a sitemap entry after its checkpoint');
+    assert.ok(
+      points.some((p) => p.reread > 0),
+      'no batch boundary leaves a sitemap entry after its checkpoint',
+    );
   });
 });
 

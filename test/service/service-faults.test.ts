@@ -47,11 +47,23 @@ test('a corrupt catalog is moved aside and rebuilt from the crawl folders, with 
   const heard: CrawlLogEntry[] = [];
   s.on('warning', (w) => heard.push(w));
   await sleep(5);
-  assert.ok(s.warnings().some((w) => w.code === 'CATALOG_CORRUPT'), JSON.stringify(s.warnings()));
-  assert.ok(heard.some((w) => w.code === 'CATALOG_CORRUPT'), 'listeners attached after opening hear it too');
-  assert.ok(fs.readdirSync(dir).some((f) => /^catalog\.corrupt-\d+\.json$/.test(f)), 'the bad file is kept aside');
+  assert.ok(
+    s.warnings().some((w) => w.code === 'CATALOG_CORRUPT'),
+    JSON.stringify(s.warnings()),
+  );
+  assert.ok(
+    heard.some((w) => w.code === 'CATALOG_CORRUPT'),
+    'listeners attached after opening hear it too',
+  );
+  assert.ok(
+    fs.readdirSync(dir).some((f) => /^catalog\.corrupt-\d+\.json$/.test(f)),
+    'the bad file is kept aside',
+  );
   const listed = s.list();
-  assert.deepEqual(listed.map((c) => [c.id, c.name, c.status]), [[id, 'My shop', 'finished']]);
+  assert.deepEqual(
+    listed.map((c) => [c.id, c.name, c.status]),
+    [[id, 'My shop', 'finished']],
+  );
   assert.deepEqual(listed[0]!.counters, counters);
   assert.deepEqual(allRows(s, id), rows, 'its data is all there');
   await s.close();
@@ -69,14 +81,25 @@ test('a catalog without a crawl that has a folder gets it back; an injected stor
   fs.rmSync(path.join(dir, 'catalog.json'));
   const s = open(dir, plan());
   assert.ok(s.warnings().some((w) => w.code === 'CRAWL_RESTORED'));
-  assert.deepEqual(s.list().map((c) => c.id), [id]);
+  assert.deepEqual(
+    s.list().map((c) => c.id),
+    [id],
+  );
   await s.close();
 
   const map = new Map<string, unknown>([['crawls', 'garbage']]);
-  const store = { get: (k: string) => map.get(k) as never, set: (k: string, v: unknown) => void map.set(k, v), delete: (k: string) => void map.delete(k), has: (k: string) => map.has(k) };
+  const store = {
+    get: (k: string) => map.get(k) as never,
+    set: (k: string, v: unknown) => void map.set(k, v),
+    delete: (k: string) => void map.delete(k),
+    has: (k: string) => map.has(k),
+  };
   const s2 = open(dir, plan(), { store });
   assert.ok(s2.warnings().some((w) => w.code === 'CATALOG_CORRUPT'));
-  assert.deepEqual(s2.list().map((c) => c.id), [id]);
+  assert.deepEqual(
+    s2.list().map((c) => c.id),
+    [id],
+  );
   assert.equal(typeof (map.get('crawls') as Record<string, unknown>)[id], 'object', 'written back to the store');
   await s2.close();
 });
@@ -93,9 +116,17 @@ test('a journal that cannot be written pauses the crawl with the error; nothing 
     },
   };
   let events = 0;
-  const s = open(dir, plan({ step: 5, yieldMs: 1, onYield: () => {
-    if (++events === 60) full = true;
-  } }), { faults });
+  const s = open(
+    dir,
+    plan({
+      step: 5,
+      yieldMs: 1,
+      onYield: () => {
+        if (++events === 60) full = true;
+      },
+    }),
+    { faults },
+  );
   const id = s.create({ settings: { startUrl: ORIGIN + '/' } }).id;
   await s.start(id);
   await waitFor(() => s.get(id).status === 'paused', 'the crawl to pause itself');
@@ -129,7 +160,9 @@ test('a journal that cannot be written pauses the crawl with the error; nothing 
 });
 
 /** A finished row as it looked before its URL was fetched. */
-function unfetched<T extends { state: string; status?: number; contentType?: string; title?: string; indexability?: string; indexabilityReason?: string }>(r: T): T {
+function unfetched<T extends { state: string; status?: number; contentType?: string; title?: string; indexability?: string; indexabilityReason?: string }>(
+  r: T,
+): T {
   const { status: _s, contentType: _c, title: _t, indexability: _i, indexabilityReason: _r, ...rest } = r;
   return { ...rest, state: 'queued' } as T;
 }
@@ -165,8 +198,14 @@ test('a crawl folder missing its journal (or missing altogether) is listed as da
   const byId = new Map(s.list().map((c) => [c.id, c]));
   assert.equal(byId.get(a.id)?.damaged, true);
   assert.equal(byId.get(b.id)?.damaged, true);
-  assert.throws(() => s.queryUrls(a.id, { offset: 0, limit: 10 }), (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED' && /journal/.test(e.message));
-  assert.throws(() => s.sitemapTree(b.id, null), (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED');
+  assert.throws(
+    () => s.queryUrls(a.id, { offset: 0, limit: 10 }),
+    (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED' && /journal/.test(e.message),
+  );
+  assert.throws(
+    () => s.sitemapTree(b.id, null),
+    (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED',
+  );
   await s.delete(a.id);
   await s.delete(b.id);
   assert.deepEqual(s.list(), []);
@@ -189,7 +228,10 @@ test('a journal that cannot be replayed is damaged; unreadable lines inside it a
   const first = /^\[0,1,2,0,-2,"([^"]+)"/m.exec(text)!;
   fs.writeFileSync(journal, text.replace(second[0], second[0].replace(second[1]!, first[1]!)));
   const s2 = open(dir, plan());
-  assert.throws(() => s2.queryUrls(id, { offset: 0, limit: 1 }), (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED' && /duplicate/.test(e.message));
+  assert.throws(
+    () => s2.queryUrls(id, { offset: 0, limit: 1 }),
+    (e: unknown) => e instanceof ServiceError && e.code === 'DAMAGED' && /duplicate/.test(e.message),
+  );
   assert.equal(s2.get(id).damaged, true);
   await s2.close();
 });

@@ -68,9 +68,14 @@ test('pause → close → reopen → resume ends exactly as a crawl never interr
 
   const dir = tempDir();
   let paused: Promise<unknown> | null = null;
-  let service = open(dir, plan({ onYield: (n) => {
-    if (n === 161 && !paused) paused = service.pause(id);
-  } }));
+  let service = open(
+    dir,
+    plan({
+      onYield: (n) => {
+        if (n === 161 && !paused) paused = service.pause(id);
+      },
+    }),
+  );
   const id = service.create({ settings: { startUrl: ORIGIN + '/' } }).id;
   await service.start(id);
   while (!paused) await new Promise((r) => setTimeout(r, 5));
@@ -96,14 +101,19 @@ test('in one process, pause then resume continues the same crawler (nothing hand
   const crawlers: FakeCrawler[] = [];
   let service: LocalCrawlService;
   let paused: Promise<unknown> | null = null;
-  const p = plan({ onYield: (n) => {
-    if (n === 70 && !paused) paused = service.pause(id);
-  } });
-  service = createCrawlService({ stateDir: dir, crawlerFactory: (o) => {
-    const c = new FakeCrawler(o, p);
-    crawlers.push(c);
-    return c;
-  } });
+  const p = plan({
+    onYield: (n) => {
+      if (n === 70 && !paused) paused = service.pause(id);
+    },
+  });
+  service = createCrawlService({
+    stateDir: dir,
+    crawlerFactory: (o) => {
+      const c = new FakeCrawler(o, p);
+      crawlers.push(c);
+      return c;
+    },
+  });
   const id = service.create({ settings: { startUrl: ORIGIN + '/' } }).id;
   await service.start(id);
   while (!paused) await new Promise((r) => setTimeout(r, 5));
@@ -121,9 +131,15 @@ test('a kill at any batch boundary, or in the middle of a write, resumes to the 
   const dir = tempDir();
   const snapshots: string[] = [];
   // Slow enough that checkpoints land in the middle of the sitemaps and of the pages too.
-  const service = open(dir, plan({ yieldMs: 25, onYield: () => {
-    snapshots.push(snapshotDir(dir));
-  } }));
+  const service = open(
+    dir,
+    plan({
+      yieldMs: 25,
+      onYield: () => {
+        snapshots.push(snapshotDir(dir));
+      },
+    }),
+  );
   const id = service.create({ settings: { startUrl: ORIGIN + '/' } }).id;
   const end = settled(service, id);
   await service.start(id);
@@ -146,7 +162,7 @@ test('a kill at any batch boundary, or in the middle of a write, resumes to the 
       const size = fs.statSync(journal).size;
       const text = fs.readFileSync(journal, 'utf8');
       const lastEnd = text.lastIndexOf('\n', text.length - 2);
-      const cut = Math.max(0, lastEnd - 1 - (i * 37) % 400);
+      const cut = Math.max(0, lastEnd - 1 - ((i * 37) % 400));
       if (cut < size) {
         fs.truncateSync(journal, cut);
         torn++;

@@ -41,7 +41,10 @@ test('a full crawl of the test site, as the service shows it', async () => {
     assert.equal(s.status, 'finished');
     const rows = allRows(service, c.id);
     const ex = site.expected;
-    const found = paths(site, rows.map((r) => r.url));
+    const found = paths(
+      site,
+      rows.map((r) => r.url),
+    );
     for (const p of ex.discovered) assert.ok(found.has(p), `not discovered: ${p}`);
     const allowed = new Set([...ex.discovered, ...ex.mayDiscover]);
     for (const p of found) assert.ok(allowed.has(p), `discovered but should not be: ${p}`);
@@ -130,7 +133,11 @@ test('pause → quit → reopen → resume ends with the URLs and CSV rows of an
 
     const pages = [...site.hits].filter(([p]) => p.endsWith('.html') || p === '/');
     assert.ok(pages.length >= 500);
-    assert.deepEqual(pages.filter(([, n]) => n !== 1), [], 'no page fetched twice');
+    assert.deepEqual(
+      pages.filter(([, n]) => n !== 1),
+      [],
+      'no page fetched twice',
+    );
     const docsTwice = [...site.hits].filter(([p, n]) => p.startsWith('/large/') && n > 1);
     assert.ok(docsTwice.length <= 1, `only the sitemap in progress may be read again: ${JSON.stringify(docsTwice)}`);
     await service.close();
@@ -156,7 +163,10 @@ test('the URL table shows the requests in flight as fetching, and only while the
         assert.ok(page.rows.every((r) => r.state === 'fetching'));
         const fetchingIds = new Set(page.rows.map((r) => r.id));
         const queued = service.queryUrls(c.id, { offset: 0, limit: MAX_PAGE, states: ['queued'] });
-        assert.ok(queued.rows.every((r) => !fetchingIds.has(r.id)), 'a URL in flight is not listed as queued');
+        assert.ok(
+          queued.rows.every((r) => !fetchingIds.has(r.id)),
+          'a URL in flight is not listed as queued',
+        );
       }
     }
     assert.ok(seen > 0, 'some request was seen in flight');

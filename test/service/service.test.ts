@@ -79,7 +79,10 @@ test('lifecycle: NOT_FOUND, BAD_STATE, rename, stop, delete', async () => {
   assert.equal(stopped.status, 'finished', 'stopping a crawl never started ends it');
   assert.equal(s.list().length, 2);
   await s.delete(other.id);
-  assert.deepEqual(s.list().map((c) => c.id), [id]);
+  assert.deepEqual(
+    s.list().map((c) => c.id),
+    [id],
+  );
   assert.throws(() => s.get(other.id), rejectsWith('NOT_FOUND'));
   await s.close();
   assert.throws(() => s.create({ settings: { startUrl: ORIGIN } }), rejectsWith('CLOSED'));
@@ -107,8 +110,14 @@ test('the URL table pages, sorts and filters; the detail pane and the tree show 
 
   const page = s.queryUrls(id, { offset: 10, limit: 5 });
   assert.equal(page.total, 42);
-  assert.deepEqual(page.rows.map((r) => r.id), [10, 11, 12, 13, 14]);
-  assert.deepEqual(s.queryUrls(id, { offset: 0, limit: 2, sort: { key: 'id', dir: 'desc' } }).rows.map((r) => r.id), [41, 40]);
+  assert.deepEqual(
+    page.rows.map((r) => r.id),
+    [10, 11, 12, 13, 14],
+  );
+  assert.deepEqual(
+    s.queryUrls(id, { offset: 0, limit: 2, sort: { key: 'id', dir: 'desc' } }).rows.map((r) => r.id),
+    [41, 40],
+  );
 
   const row = allRows(s, id).find((r) => r.url.endsWith('/item-4.html'))!;
   assert.deepEqual(row.inSitemaps, [`${ORIGIN}/sitemap-0.xml`, `${ORIGIN}/sitemap-1.xml`]);
@@ -122,15 +131,25 @@ test('the URL table pages, sorts and filters; the detail pane and the tree show 
   assert.deepEqual(byUrl, [`${ORIGIN}/`, `${ORIGIN}/about`, `${ORIGIN}/product/item-0.html`]);
   const byLastmod = s.queryUrls(id, { offset: 0, limit: 50, sort: { key: 'lastmod', dir: 'asc' } }).rows;
   const stamps = byLastmod.filter((r) => r.lastmod).map((r) => Date.parse(r.lastmod!));
-  assert.deepEqual(stamps, [...stamps].sort((a, b) => a - b));
+  assert.deepEqual(
+    stamps,
+    [...stamps].sort((a, b) => a - b),
+  );
   assert.equal(byLastmod.at(-1)!.lastmod, undefined, 'URLs without a lastmod sort last');
   const byTitle = s.queryUrls(id, { offset: 0, limit: 1, sort: { key: 'title', dir: 'asc' } }).rows;
   assert.equal(byTitle[0]!.title, 'About us');
 
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, inSitemap: false }).total, 2);
-  assert.deepEqual(s.queryUrls(id, { offset: 0, limit: 5, sources: ['link'] }).rows.map((r) => r.url), [`${ORIGIN}/about`]);
+  assert.deepEqual(
+    s.queryUrls(id, { offset: 0, limit: 5, sources: ['link'] }).rows.map((r) => r.url),
+    [`${ORIGIN}/about`],
+  );
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, search: 'ITEM-1' }).total, 11, 'search ignores case (item-1, item-10…19)');
-  assert.deepEqual(s.queryUrls(id, { offset: 0, limit: 5, search: 'about us' }).rows.map((r) => r.url), [`${ORIGIN}/about`], 'search looks at titles');
+  assert.deepEqual(
+    s.queryUrls(id, { offset: 0, limit: 5, search: 'about us' }).rows.map((r) => r.url),
+    [`${ORIGIN}/about`],
+    'search looks at titles',
+  );
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, sitemapId: `${ORIGIN}/sitemap-1.xml` }).total, 21);
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, statusClasses: ['2xx'] }).total, 42);
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, statusClasses: ['4xx', 'none'] }).total, 0);
@@ -153,11 +172,17 @@ test('the URL table pages, sorts and filters; the detail pane and the tree show 
   assert.throws(() => s.getUrl(id, 42), rejectsWith('NOT_FOUND'));
 
   const roots = s.sitemapTree(id, null);
-  assert.deepEqual(roots.map((n) => n.type), ['robots']);
-  assert.deepEqual(s.sitemapTree(id, roots[0]!.id).map((n) => [n.url, n.state, n.urlCount]), [
-    [`${ORIGIN}/sitemap-0.xml`, 'done', 20],
-    [`${ORIGIN}/sitemap-1.xml`, 'done', 21],
-  ]);
+  assert.deepEqual(
+    roots.map((n) => n.type),
+    ['robots'],
+  );
+  assert.deepEqual(
+    s.sitemapTree(id, roots[0]!.id).map((n) => [n.url, n.state, n.urlCount]),
+    [
+      [`${ORIGIN}/sitemap-0.xml`, 'done', 20],
+      [`${ORIGIN}/sitemap-1.xml`, 'done', 21],
+    ],
+  );
   const log = s.log(id, 0, 10);
   assert.equal(log.total, 1);
   assert.equal(log.rows[0]!.code, 'FAKE_DONE');
@@ -171,7 +196,10 @@ test('CSV export: the header, one row per URL, and filters', async () => {
   assert.equal(lines[0], CSV_COLUMNS.join(','));
   assert.equal(lines.length, 26);
   // Listed only: no answer, so none of the page data appended after `error` either.
-  assert.equal(lines[1], `${ORIGIN}/product/item-0.html,sitemap,0,${ORIGIN}/sitemap-0.xml,${ORIGIN}/sitemap-0.xml,2024-01-10T10:00:00+00:00,weekly,0,,,,,,,,,,false,${','.repeat(13)}`);
+  assert.equal(
+    lines[1],
+    `${ORIGIN}/product/item-0.html,sitemap,0,${ORIGIN}/sitemap-0.xml,${ORIGIN}/sitemap-0.xml,2024-01-10T10:00:00+00:00,weekly,0,,,,,,,,,,false,${','.repeat(13)}`,
+  );
   const filtered = await csvOf(s, id, { sitemapId: `${ORIGIN}/sitemap-1.xml`, sort: { key: 'url', dir: 'desc' } });
   assert.equal(filtered.trimEnd().split('\n').length, 1 + 12);
   assert.match(filtered.split('\n')[1]!, /item-9\.html/);
@@ -198,14 +226,21 @@ test('progress events: at most 5 per second per crawl over a crawl of thousands 
   }
   assert.ok(events.length >= Math.floor(took / 1000) * 3, `${events.length} events over ${Math.round(took)} ms: the timer keeps them coming`);
   const discovered = events.map((x) => x.e.counters.discovered);
-  assert.deepEqual(discovered, [...discovered].sort((a, b) => a - b), 'counters only grow');
+  assert.deepEqual(
+    discovered,
+    [...discovered].sort((a, b) => a - b),
+    'counters only grow',
+  );
   const last = events.at(-1)!.e;
   assert.equal(last.status, 'finished');
   assert.deepEqual(last.counters, final.counters);
   assert.equal(final.counters.discovered, 6001);
   const nodes = events.flatMap((x) => x.e.nodes.map((n) => n.id));
   assert.ok(nodes.includes(`${ORIGIN}/sitemap-5.xml`), 'changed nodes ride along');
-  assert.ok(events.some((x) => x.e.rate > 0), 'a rate is reported while running');
+  assert.ok(
+    events.some((x) => x.e.rate > 0),
+    'a rate is reported while running',
+  );
   assert.equal(last.log.length + events.slice(0, -1).reduce((n, x) => n + x.e.log.length, 0), 1, 'each log entry once');
   await s.close();
 });

@@ -41,48 +41,46 @@ async function trickleSite() {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
   };
 }
 
-test(
-  'a kill while a slow sitemap streams in resumes to the same URLs',
-  async () => {
-    const site = await trickleSite();
-    try {
-      const dir = tempDir();
-      const service = createCrawlService({ stateDir: dir });
-      const id = service.create({ settings: { startUrl: site.origin + '/', fetchPages: false } }).id;
-      const snapshots: string[] = [];
-      const timer = setInterval(() => snapshots.push(snapshotDir(dir)), 7);
-      const end = settled(service, id);
-      await service.start(id);
-      await end;
-      clearInterval(timer);
-      assert.equal(service.get(id).counters.discovered, N);
-      await service.close();
+test('a kill while a slow sitemap streams in resumes to the same URLs', async () => {
+  const site = await trickleSite();
+  try {
+    const dir = tempDir();
+    const service = createCrawlService({ stateDir: dir });
+    const id = service.create({ settings: { startUrl: site.origin + '/', fetchPages: false } }).id;
+    const snapshots: string[] = [];
+    const timer = setInterval(() => snapshots.push(snapshotDir(dir)), 7);
+    const end = settled(service, id);
+    await service.start(id);
+    await end;
+    clearInterval(timer);
+    assert.equal(service.get(id).counters.discovered, N);
+    await service.close();
 
-      let resumed = 0;
-      for (const [i, snap] of snapshots.entries()) {
-        const s = createCrawlService({ stateDir: snap });
-        if (s.get(id).status !== 'paused') {
-          await s.close();
-          continue;
-        }
-        const done = settled(s, id);
-        await s.resume(id);
-        const c = (await done).counters;
-        resumed++;
-        assert.deepEqual({ discovered: c.discovered, listed: c.listed, duplicates: c.duplicates }, { discovered: N, listed: N, duplicates: 0 }, `snapshot ${i}`);
+    let resumed = 0;
+    for (const [i, snap] of snapshots.entries()) {
+      const s = createCrawlService({ stateDir: snap });
+      if (s.get(id).status !== 'paused') {
         await s.close();
-        fs.rmSync(snap, { recursive: true, force: true });
+        continue;
       }
-      assert.ok(resumed >= 5, `${resumed} snapshots taken while the sitemap streamed`);
-    } finally {
-      await site.close();
+      const done = settled(s, id);
+      await s.resume(id);
+      const c = (await done).counters;
+      resumed++;
+      assert.deepEqual({ discovered: c.discovered, listed: c.listed, duplicates: c.duplicates }, { discovered: N, listed: N, duplicates: 0 }, `snapshot ${i}`);
+      await s.close();
+      fs.rmSync(snap, { recursive: true, force: true });
     }
-  },
-);
+    assert.ok(resumed >= 5, `${resumed} snapshots taken while the sitemap streamed`);
+  } finally {
+    await site.close();
+  }
+});

@@ -27,7 +27,7 @@ test('UrlStore keeps journal offsets past 4 GiB exactly, the first sitemap entry
   assert.throws(() => s.result(2, ST_DONE, 200, undefined, 2 ** 40), /past 1 TiB/);
 });
 
-test('UrlStore takes a lastmod already read (the parse worker\'s) and reads the others itself, any spelling', () => {
+test("UrlStore takes a lastmod already read (the parse worker's) and reads the others itself, any spelling", () => {
   const s = new UrlStore();
   s.admit(0, 'sitemap', true, 0, 0, 10, '2024-01-02', Date.UTC(2024, 0, 2, 0, 0, 7));
   s.admit(1, 'sitemap', true, 0, 0, 20, '2024-01-02'); // not read yet

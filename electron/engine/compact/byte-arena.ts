@@ -162,10 +162,7 @@ export class ByteArena {
     if (chunk !== undefined) slot += Math.ceil(chunk.length / CHUNK);
     const size = bytes > CHUNK ? Math.ceil(bytes / CHUNK) * CHUNK : CHUNK;
     if (slot * CHUNK + size > MAX_OFFSET) {
-      throw new EngineError(
-        'FRONTIER_FULL',
-        'The frontier holds more URL text than it can address (4 GiB); start a new crawl with narrower settings.',
-      );
+      throw new EngineError('FRONTIER_FULL', 'The frontier holds more URL text than it can address (4 GiB); start a new crawl with narrower settings.');
     }
     chunk = Buffer.allocUnsafeSlow(size);
     this.chunks[slot] = chunk;

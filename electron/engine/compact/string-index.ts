@@ -237,10 +237,7 @@ export class StringIndex {
   }
 
   private matches(id: number, ref: number): boolean {
-    return (
-      (!this.sharePrefixes || this.prefixRefs[id] === ref) &&
-      this.arena.stagedEquals(this.offsets[id], this.lengthOf(id))
-    );
+    return (!this.sharePrefixes || this.prefixRefs[id] === ref) && this.arena.stagedEquals(this.offsets[id], this.lengthOf(id));
   }
 
   private lengthOf(id: number): number {

@@ -3,14 +3,7 @@
  * then fetches requests with bounded concurrency and routes each response by what it is.
  */
 import type { Readable } from 'node:stream';
-import type {
-  CrawlLogEntry,
-  CrawlSettings,
-  Problem,
-  RequestSource,
-  SitemapNode,
-  UrlResult,
-} from '../../../shared/model.js';
+import type { CrawlLogEntry, CrawlSettings, Problem, RequestSource, SitemapNode, UrlResult } from '../../../shared/model.js';
 import {
   EngineError,
   type CrawlerCheckpoint,
@@ -423,10 +416,7 @@ export class Crawler {
       // an unparsable hop is refused by the fetcher itself
     }
     if (!sameHost && !inScope(next, this.scopeAnchor(), this.settings.scope)) {
-      throw new EngineError(
-        'REDIRECT_OUT_OF_SCOPE',
-        `${from} redirects to ${next}, outside the crawl's scope (${this.settings.scope}): not followed.`,
-      );
+      throw new EngineError('REDIRECT_OUT_OF_SCOPE', `${from} redirects to ${next}, outside the crawl's scope (${this.settings.scope}): not followed.`);
     }
     if (!(await this.isAllowed(next))) {
       throw new EngineError('REDIRECT_DISALLOWED', `${from} redirects to ${next}, which robots.txt disallows: not fetched.`);
@@ -591,9 +581,7 @@ export class Crawler {
     };
     this.finish(req, 'done', result, { ...responseFacts(res), ...pageFacts(page) });
 
-    const pageNofollow =
-      (page.metaRobots && parseRobotsDirectives(page.metaRobots).nofollow) ||
-      (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow);
+    const pageNofollow = (page.metaRobots && parseRobotsDirectives(page.metaRobots).nofollow) || (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow);
     if (!this.settings.followLinks || pageNofollow) return;
     const depth = req.depth + 1;
     const hreflangTargets = new Set(page.hreflang.map((a) => a.href));
@@ -642,9 +630,18 @@ export class Crawler {
     if (n > MAX_LOGGED_PROBLEMS_PER_SITEMAP + 1 || this.problemsLoggedTotal > MAX_LOGGED_SITEMAP_PROBLEMS) return;
     this.problemsLoggedTotal++;
     if (this.problemsLoggedTotal > MAX_LOGGED_SITEMAP_PROBLEMS) {
-      this.log('warning', 'SITEMAP_PROBLEMS_NOT_LOGGED', `More than ${MAX_LOGGED_SITEMAP_PROBLEMS} sitemap problems in this crawl: the rest are only counted on their sitemaps' nodes.`);
+      this.log(
+        'warning',
+        'SITEMAP_PROBLEMS_NOT_LOGGED',
+        `More than ${MAX_LOGGED_SITEMAP_PROBLEMS} sitemap problems in this crawl: the rest are only counted on their sitemaps' nodes.`,
+      );
     } else if (n > MAX_LOGGED_PROBLEMS_PER_SITEMAP) {
-      this.log('warning', 'SITEMAP_PROBLEMS_NOT_LOGGED', `${url} has more problems than the log keeps for one sitemap (${MAX_LOGGED_PROBLEMS_PER_SITEMAP}); the rest are only counted on its node.`, url);
+      this.log(
+        'warning',
+        'SITEMAP_PROBLEMS_NOT_LOGGED',
+        `${url} has more problems than the log keeps for one sitemap (${MAX_LOGGED_PROBLEMS_PER_SITEMAP}); the rest are only counted on its node.`,
+        url,
+      );
     } else {
       this.log('warning', p.code, p.url && p.url !== url ? `${p.message} (${p.url})` : p.message, url);
     }

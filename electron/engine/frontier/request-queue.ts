@@ -25,14 +25,7 @@ import { RunRing } from '../compact/int-ring.js';
 import { SparseColumn } from '../compact/sparse-column.js';
 import { StringIndex } from '../compact/string-index.js';
 import { column, ensureCapacity, widened } from '../compact/typed-growth.js';
-import {
-  EngineError,
-  type AddRequestResult,
-  type Discovery,
-  type Request,
-  type RequestInit,
-  type RequestQueue,
-} from '../types.js';
+import { EngineError, type AddRequestResult, type Discovery, type Request, type RequestInit, type RequestQueue } from '../types.js';
 import { toUniqueKey } from './url.js';
 
 export interface MemoryRequestQueueOptions {
@@ -174,13 +167,19 @@ export class MemoryRequestQueue implements RequestQueue {
   /** Re-admits a journalled request with its original id (hooks are not called). */
   restore(req: RestoredRequest, handled: boolean): void {
     if (req.id !== this.keys.size) {
-      throw new EngineError('RESTORE_OUT_OF_ORDER', `Cannot restore request ${req.id} (${req.url}): the next id is ${this.keys.size}. The journal is out of order or incomplete.`);
+      throw new EngineError(
+        'RESTORE_OUT_OF_ORDER',
+        `Cannot restore request ${req.id} (${req.url}): the next id is ${this.keys.size}. The journal is out of order or incomplete.`,
+      );
     }
     const source = sourceCode(req.source);
     checkDepth(req.depth, req.url);
     const id = this.keys.intern(req.uniqueKey);
     if (!this.keys.added) {
-      throw new EngineError('RESTORE_DUPLICATE', `Cannot restore request ${req.id} (${req.url}): its uniqueKey is already request ${id}. The journal holds a duplicate.`);
+      throw new EngineError(
+        'RESTORE_DUPLICATE',
+        `Cannot restore request ${req.id} (${req.url}): its uniqueKey is already request ${id}. The journal holds a duplicate.`,
+      );
     }
     this.store(id, req.url, req.uniqueKey, source, req.depth, req.discoveredFrom, req.label, req.userData, handled);
   }
@@ -326,7 +325,16 @@ export class MemoryRequestQueue implements RequestQueue {
       this.pending.allocatedBytes() +
       this.urlOffsets.bytes() +
       this.discHeads.bytes() +
-      [this.sources, this.states, this.depths ?? new Uint16Array(0), this.labelRefs ?? new Uint8Array(0), this.fromRefs, this.discNext, this.discSource, this.discFrom].reduce((n, a) => n + a.byteLength, 0)
+      [
+        this.sources,
+        this.states,
+        this.depths ?? new Uint16Array(0),
+        this.labelRefs ?? new Uint8Array(0),
+        this.fromRefs,
+        this.discNext,
+        this.discSource,
+        this.discFrom,
+      ].reduce((n, a) => n + a.byteLength, 0)
     );
   }
 
@@ -461,7 +469,6 @@ export class MemoryRequestQueue implements RequestQueue {
     this.fromRefs = ensureCapacity(this.fromRefs, need);
     this.discHeads.grow(need);
   }
-
 
   private checkId(id: number): void {
     if (!Number.isInteger(id) || id < 0 || id >= this.keys.size) {

@@ -20,8 +20,7 @@ import { EngineError } from '../types.js';
  * the slow path), an optional port, a path of characters WHATWG never escapes, an optional query.
  * No `%`, `#`, `\`, whitespace, quotes or non-ASCII. Dot segments and ports are checked after the match.
  */
-const FAST_PATH =
-  /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\.?(?::\d{1,5})?\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?$/;
+const FAST_PATH = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\.?(?::\d{1,5})?\/[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?$/;
 /** A `.` or `..` path segment. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 /** An `xn--` label anywhere in the authority. */
@@ -121,10 +120,7 @@ export function toUniqueKeyFull(url: string): string {
     });
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new EngineError(
-      'INVALID_URL',
-      `Only http and https URLs can be crawled, not "${clip(url)}" (${u.protocol.slice(0, -1)}).`,
-    );
+    throw new EngineError('INVALID_URL', `Only http and https URLs can be crawled, not "${clip(url)}" (${u.protocol.slice(0, -1)}).`);
   }
   // WHATWG has lowercased scheme and host, dropped default ports, resolved dot segments and
   // escaped spaces and non-ASCII; what is left is the spelling of existing escapes.
@@ -162,9 +158,7 @@ function hexValue(c: number): number {
 
 /** RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~ */
 function isUnreserved(c: number): boolean {
-  return (
-    (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95 || c === 126
-  );
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95 || c === 126;
 }
 
 function clip(s: string): string {
@@ -263,11 +257,7 @@ export function inSitemapScope(entryUrl: string, sitemapUrl: string): boolean {
   }
   const { origin, dir } = lastSitemap;
   // Fast accept: the entry is literally spelled under the sitemap's directory.
-  if (
-    entryUrl.startsWith(origin) &&
-    entryUrl.startsWith(dir, origin.length) &&
-    isFastPathCanonical(entryUrl)
-  ) {
+  if (entryUrl.startsWith(origin) && entryUrl.startsWith(dir, origin.length) && isFastPathCanonical(entryUrl)) {
     return true;
   }
   let e: URL;

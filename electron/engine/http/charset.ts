@@ -13,11 +13,7 @@ const META_PRESCAN_BYTES = 1024;
  * An unknown label falls through to the next source. Bytes invalid in the encoding become U+FFFD.
  */
 export function decodeBody(buf: Uint8Array, contentType?: string): string {
-  const encoding =
-    bomEncoding(buf) ??
-    usableLabel(charsetFromContentType(contentType)) ??
-    usableLabel(charsetFromMeta(buf), true) ??
-    'utf-8';
+  const encoding = bomEncoding(buf) ?? usableLabel(charsetFromContentType(contentType)) ?? usableLabel(charsetFromMeta(buf), true) ?? 'utf-8';
   if (encoding === 'windows-1252') return decodeWindows1252(buf);
   // ignoreBOM false: the decoder drops a BOM of its own encoding.
   return new TextDecoder(encoding).decode(buf);
@@ -35,8 +31,8 @@ function decodeWindows1252(buf: Uint8Array): string {
 
 /** WHATWG index-windows-1252 for bytes 0x80–0x9F (the rest is ISO-8859-1). */
 const WINDOWS_1252_C1 = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d,
+  0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
 ].map((cp) => String.fromCharCode(cp));
 
 /** The `charset` parameter of a Content-Type header value, if any. */

@@ -181,10 +181,13 @@ export class HostLimiter {
 
   private wakeAt(h: HostState, now: number): void {
     if (h.timer) return;
-    h.timer = setTimeout(() => {
-      h.timer = undefined;
-      this.pump();
-    }, Math.ceil(nextStartAt(h) - now));
+    h.timer = setTimeout(
+      () => {
+        h.timer = undefined;
+        this.pump();
+      },
+      Math.ceil(nextStartAt(h) - now),
+    );
   }
 }
 
@@ -194,7 +197,5 @@ function nextStartAt(h: HostState): number {
 }
 
 function abortError(host: string, signal: AbortSignal): unknown {
-  return signal.reason instanceof EngineError
-    ? signal.reason
-    : new EngineError('ABORTED', `Aborted while waiting for a request slot on ${host}`);
+  return signal.reason instanceof EngineError ? signal.reason : new EngineError('ABORTED', `Aborted while waiting for a request slot on ${host}`);
 }

@@ -140,11 +140,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
   });
 
   const httpAgent = withConnectTimeout(new http.Agent({ keepAlive: true }), options.connectTimeoutMs, 'connect');
-  const httpsAgent = withConnectTimeout(
-    new https.Agent({ keepAlive: true }),
-    options.connectTimeoutMs,
-    'secureConnect',
-  );
+  const httpsAgent = withConnectTimeout(new https.Agent({ keepAlive: true }), options.connectTimeoutMs, 'secureConnect');
   const client: AxiosInstance = axios.create({
     adapter: 'http',
     responseType: 'stream',
@@ -281,14 +277,12 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
         continue;
       }
       if (ex.status !== 429 && ex.status < 500) return ex;
-      const retryAfter =
-        ex.status === 429 || ex.status === 503 ? parseRetryAfter(ex.headers['retry-after']) : undefined;
+      const retryAfter = ex.status === 429 || ex.status === 503 ? parseRetryAfter(ex.headers['retry-after']) : undefined;
       // The server asked the whole host to wait, not just this URL.
       if (retryAfter !== undefined) limiter.pauseHost(url.hostname, Math.min(retryAfter, maxRetryAfterMs));
       if (attempt >= retries || (retryAfter !== undefined && retryAfter > maxRetryAfterMs)) return ex;
       discard(ex);
-      const reason =
-        `HTTP ${ex.status}` + (retryAfter !== undefined ? ` (Retry-After ${ex.headers['retry-after']})` : '');
+      const reason = `HTTP ${ex.status}` + (retryAfter !== undefined ? ` (Retry-After ${ex.headers['retry-after']})` : '');
       await pauseBeforeRetry(url, attempt, retryAfter ?? backoff(attempt), reason, ctx);
     }
   }
@@ -361,10 +355,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
       chain.push({ url: current.href, status: ex.status });
       const next = resolveRedirect(location, current);
       if (seen.has(withoutHash(next))) {
-        throw new EngineError(
-          'REDIRECT_LOOP',
-          `${url} redirects in a loop: ${[...chain.map((h) => h.url), next.href].join(' → ')}`,
-        );
+        throw new EngineError('REDIRECT_LOOP', `${url} redirects in a loop: ${[...chain.map((h) => h.url), next.href].join(' → ')}`);
       }
       if (chain.length > maxRedirects) {
         throw new EngineError('TOO_MANY_REDIRECTS', `${url} redirects more than ${maxRedirects} times`);
@@ -425,14 +416,7 @@ function watchAbort(signal: AbortSignal, onAbort: () => void): () => void {
 // ---------------------------------------------------------------- responses
 
 /** Builds the caller's response: decoding chain, size cap, wire counter. */
-function toFetchResponse(
-  url: string,
-  ex: Exchange,
-  chain: RedirectHop[],
-  maxBodyBytes: number,
-  readPrefix: boolean,
-  startedAt: number,
-): FetchResponse {
+function toFetchResponse(url: string, ex: Exchange, chain: RedirectHop[], maxBodyBytes: number, readPrefix: boolean, startedAt: number): FetchResponse {
   const base = {
     url,
     finalUrl: ex.url.href,
@@ -459,12 +443,7 @@ function toFetchResponse(
       }),
     };
   }
-  const body = capBody(
-    ex.url.href,
-    maxBodyBytes,
-    (n) => (ex.bodyBytes += n),
-    readPrefix ? () => ex.res.destroy() : undefined,
-  );
+  const body = capBody(ex.url.href, maxBodyBytes, (n) => (ex.bodyBytes += n), readPrefix ? () => ex.res.destroy() : undefined);
   ex.body = body;
   const decoders = ex.status === 204 || ex.status === 304 ? [] : decodersFor(ex.headers['content-encoding']);
   if (decoders instanceof EngineError) {
@@ -686,8 +665,7 @@ function toEngineError(err: unknown, href: string, abortReason?: unknown, doing 
   if (err instanceof EngineError) return err;
   const cause = (err as { cause?: unknown })?.cause;
   if (cause instanceof EngineError) return cause;
-  const nodeCode =
-    (cause as { code?: string } | undefined)?.code ?? (err as { code?: string } | undefined)?.code;
+  const nodeCode = (cause as { code?: string } | undefined)?.code ?? (err as { code?: string } | undefined)?.code;
   const code = codeFor(nodeCode);
   const detail = (cause as Error | undefined)?.message ?? (err as Error | undefined)?.message ?? String(err);
   const why = nodeCode && !detail.includes(nodeCode) ? `${nodeCode}: ${detail}` : detail;

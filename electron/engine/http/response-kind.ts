@@ -51,7 +51,10 @@ export function kindOf(prefix: Buffer, contentType?: string): BodyKind {
       return 'other';
     }
   }
-  const text = bytes.subarray(0, PEEK_BYTES).toString('utf8').replace(/^\uFEFF/, '');
+  const text = bytes
+    .subarray(0, PEEK_BYTES)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   const root = firstElement(text);
   const ct = (contentType ?? '').toLowerCase();
   if (root) {

@@ -39,9 +39,7 @@ const UNSHOWN = new Set(['script', 'style', 'title', 'template', 'noscript', 'if
  * Elements that may stand in `<head>`. Any other start tag (or text that is not whitespace) ends the
  * head, as the HTML parser does (`<head><p>Hi` puts "Hi" in the body); `</head>` and `<body>` do too.
  */
-const HEAD_CONTENT = new Set([
-  'html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template',
-]);
+const HEAD_CONTENT = new Set(['html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template']);
 
 /**
  * Phrasing elements that do not break a word: `Hel<b>lo</b>` is one word, as rendered. Every other
@@ -49,8 +47,38 @@ const HEAD_CONTENT = new Set([
  * minified `<li>Home</li><li>About</li>` is two words.
  */
 const INLINE = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd',
-  'label', 'mark', 'nobr', 'q', 's', 'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'nobr',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
 ]);
 
 /**

@@ -35,11 +35,7 @@ export const DEFAULT_ROBOTS_MAX_BYTES = MAX_ROBOTS_CHARS;
 const REDIRECT_FAILURES = new Set(['TOO_MANY_REDIRECTS', 'REDIRECT_LOOP', 'INVALID_REDIRECT']);
 
 /** Fetches and interprets one robots.txt. Throws only when `signal` aborted it. */
-export async function fetchRobotsTxt(
-  fetcher: HttpFetcher,
-  robotsUrl: string,
-  opts: RobotsFetchOptions = {},
-): Promise<RobotsFetchResult> {
+export async function fetchRobotsTxt(fetcher: HttpFetcher, robotsUrl: string, opts: RobotsFetchOptions = {}): Promise<RobotsFetchResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_ROBOTS_MAX_BYTES;
   let status: number | undefined;
   let bytes = 0;

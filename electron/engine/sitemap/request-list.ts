@@ -253,9 +253,7 @@ export class SitemapRequestList {
   }
 
   /** A list restored from `store[persistStateKey]` when present, otherwise a fresh one. */
-  static async open(
-    opts: SitemapRequestListOptions & { store?: KeyValueStore; persistStateKey?: string },
-  ): Promise<SitemapRequestList> {
+  static async open(opts: SitemapRequestListOptions & { store?: KeyValueStore; persistStateKey?: string }): Promise<SitemapRequestList> {
     const { store, persistStateKey, ...rest } = opts;
     let state = rest.state;
     if (!state && store && persistStateKey && store.has(persistStateKey)) {
@@ -335,8 +333,7 @@ export class SitemapRequestList {
       const spool = ok ? BodySpool.start(o.response.body, this.opts.spoolDir ?? tmpdir()) : undefined;
       spool?.catch(() => undefined); // a failure is reported when the sitemap is opened
       this.front.push({ ...item, response: o.response, ...(spool ? { spool } : {}) });
-    }
-    else this.queue.push(item);
+    } else this.queue.push(item);
   }
 
   /** True when no entry is left to hand out (reads ahead to find out). */
@@ -638,13 +635,18 @@ export class SitemapRequestList {
         void discardSpool(item);
         node.state = 'skipped';
         const cycle = this.isSelfOrAncestor(known, item.id);
-        this.addProblem(node, {
-          code: cycle ? 'SITEMAP_CYCLE' : 'DUPLICATE_SITEMAP',
-          message: cycle
-            ? `${item.url} redirects to ${response.finalUrl}, which listed it: not read again.`
-            : `${item.url} redirects to ${response.finalUrl}, which is already read or queued: not read twice.`,
-          url: response.finalUrl,
-        }, false, true);
+        this.addProblem(
+          node,
+          {
+            code: cycle ? 'SITEMAP_CYCLE' : 'DUPLICATE_SITEMAP',
+            message: cycle
+              ? `${item.url} redirects to ${response.finalUrl}, which listed it: not read again.`
+              : `${item.url} redirects to ${response.finalUrl}, which is already read or queued: not read twice.`,
+            url: response.finalUrl,
+          },
+          false,
+          true,
+        );
         this.emit(node);
         return;
       }
@@ -805,12 +807,16 @@ export class SitemapRequestList {
     const bytes = r.response.wireBytes();
     node.bytes = bytes;
     node.state = 'fetching';
-    this.addProblem(node, {
-      code: 'SITEMAP_RETRIED',
-      message:
-        `The download of ${r.item.url} broke off after ${bytes.toLocaleString('en-US')} bytes (${err.code}: ${err.message}); ` +
-        `it is fetched again from the start (attempt ${attempt + 1} of ${(this.opts.retries ?? DEFAULT_RETRIES) + 1}), skipping what was read already.`,
-    }, false);
+    this.addProblem(
+      node,
+      {
+        code: 'SITEMAP_RETRIED',
+        message:
+          `The download of ${r.item.url} broke off after ${bytes.toLocaleString('en-US')} bytes (${err.code}: ${err.message}); ` +
+          `it is fetched again from the start (attempt ${attempt + 1} of ${(this.opts.retries ?? DEFAULT_RETRIES) + 1}), skipping what was read already.`,
+      },
+      false,
+    );
     this.emit(node);
     this.resumeAt = { ...pendingOf(r.item), skip: consumed, attempt }; // before the wait: see finishReading
     await r.spool.dispose();
@@ -936,7 +942,13 @@ export class SitemapRequestList {
       for (const [id, scope] of state.pending) {
         const node = this.tree.get(id);
         const s = scope >= 0 ? state.scopes[scope] : undefined;
-        this.queue.push({ id, url: node?.url ?? id, parentId: node?.parentId ?? null, ...(node?.lastmod !== undefined ? { lastmod: node.lastmod } : {}), ...(s !== undefined ? { scope: s } : {}) });
+        this.queue.push({
+          id,
+          url: node?.url ?? id,
+          parentId: node?.parentId ?? null,
+          ...(node?.lastmod !== undefined ? { lastmod: node.lastmod } : {}),
+          ...(s !== undefined ? { scope: s } : {}),
+        });
       }
     } else throw unreadable();
     // A state saved before parents from outside were remembered (knowParent) lacks them; robots.txt nodes are some.

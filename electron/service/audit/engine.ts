@@ -70,7 +70,6 @@ class OwnUrlKeys implements UrlKeys {
 
 // ---------------------------------------------------------------- per-URL encoding
 
-
 /** Bit of each URL finding in a URL's mask. */
 const U = Object.fromEntries(URL_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<UrlFindingCode, number>;
 const WALKED = U.REDIRECT_CHAIN | U.REDIRECT_LOOP;
@@ -228,7 +227,8 @@ export class AuditEngine {
    */
   discovered(id: number, d: { source: RequestSource; from?: string }, entry?: SitemapUrlEntry, times = 1): void {
     this.ensure(id);
-    if (!(Number.isInteger(times) && times >= 1)) throw new EngineError('INVALID_COUNT', `The audit got ${times} discoveries of URL ${id}; a count is an integer from 1.`);
+    if (!(Number.isInteger(times) && times >= 1))
+      throw new EngineError('INVALID_COUNT', `The audit got ${times} discoveries of URL ${id}; a count is an integer from 1.`);
     this.discover(id, d.source, d.from, entry, entry?.loc, undefined, false, times);
   }
 
@@ -301,8 +301,7 @@ export class AuditEngine {
       return;
     }
     this.judgeSitemap(s);
-    const structural =
-      prev === undefined || prev.type !== n.type || prev.parentId !== n.parentId || (n.type === 'robots' && prev.childCount !== n.childCount);
+    const structural = prev === undefined || prev.type !== n.type || prev.parentId !== n.parentId || (n.type === 'robots' && prev.childCount !== n.childCount);
     if (structural) this.judgeDescendants(n.id);
   }
 
@@ -352,9 +351,7 @@ export class AuditEngine {
   codesOf(id: number): UrlFindingCode[] {
     if (id < 0 || id >= this.size) return [];
     const m = this.maskOf(id) | this.walkedMask(id);
-    return FINDING_DEFINITIONS.filter((d) => d.subject === 'url' && (m & U[d.code as UrlFindingCode]) !== 0).map(
-      (d) => d.code as UrlFindingCode,
-    );
+    return FINDING_DEFINITIONS.filter((d) => d.subject === 'url' && (m & U[d.code as UrlFindingCode]) !== 0).map((d) => d.code as UrlFindingCode);
   }
 
   /** Where a URL in SITEMAP_URL_REDIRECT (or any redirecting URL) leads. */
@@ -384,11 +381,7 @@ export class AuditEngine {
 
   /** Bytes held by the per-URL typed columns (strings and maps not included). */
   allocatedBytes(): number {
-    return (
-      this.flags.byteLength +
-      this.first.byteLength +
-      this.second.bytes()
-    );
+    return this.flags.byteLength + this.first.byteLength + this.second.bytes();
   }
 
   // ---------------------------------------------------------------- URL facts
@@ -491,7 +484,16 @@ export class AuditEngine {
     return n;
   }
 
-  private discover(id: number, source: RequestSource, from: string | undefined, entry: SitemapUrlEntry | undefined, url: string | undefined, key?: string, fresh = false, times = 1): void {
+  private discover(
+    id: number,
+    source: RequestSource,
+    from: string | undefined,
+    entry: SitemapUrlEntry | undefined,
+    url: string | undefined,
+    key?: string,
+    fresh = false,
+    times = 1,
+  ): void {
     if (source !== 'redirect' && (this.flags[id]! & F_ENTRY) === 0) {
       this.flags[id] |= F_ENTRY; // no finding of its own: only the walks' starting points change
       if (this.redirects.has(id)) this.redirectVersion++;
@@ -773,7 +775,19 @@ export class AuditEngine {
   private sitemapInfo(key: string, url: string): SitemapInfo {
     let s = this.sitemapByKey.get(key);
     if (!s) {
-      s = { idx: this.sitemaps.length, key, url, node: undefined, mask: 0, listings: null, urlCodes: null, pendingScope: null, final: false, announced: undefined, announcedAt: -1 };
+      s = {
+        idx: this.sitemaps.length,
+        key,
+        url,
+        node: undefined,
+        mask: 0,
+        listings: null,
+        urlCodes: null,
+        pendingScope: null,
+        final: false,
+        announced: undefined,
+        announcedAt: -1,
+      };
       this.sitemaps.push(s);
       this.sitemapByKey.set(key, s);
     }
@@ -843,14 +857,17 @@ export class AuditEngine {
   }
 
   private report(d: FindingDefinition): Finding {
-    const measured = d.needs === 'none' || (d.needs === 'pages' && this.pages) || (d.needs === 'links' && this.links) || (d.needs === 'robots' && this.robotsSeen);
+    const measured =
+      d.needs === 'none' || (d.needs === 'pages' && this.pages) || (d.needs === 'links' && this.links) || (d.needs === 'robots' && this.robotsSeen);
     const count = !measured
       ? 0
       : d.code === 'REDIRECT_CHAIN' || d.code === 'REDIRECT_LOOP'
-        ? this.redirects.size === 0 ? 0 : this.chains()[d.code === 'REDIRECT_CHAIN' ? 'chain' : 'loop'].size
+        ? this.redirects.size === 0
+          ? 0
+          : this.chains()[d.code === 'REDIRECT_CHAIN' ? 'chain' : 'loop'].size
         : d.subject === 'url'
-        ? this.urlCounts[URL_INDEX.get(d.code)!]!
-        : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
+          ? this.urlCounts[URL_INDEX.get(d.code)!]!
+          : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
     return { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
   }
 }

@@ -259,8 +259,10 @@ export class HreflangGraph {
 
   /** Bytes held by the typed arrays. */
   allocatedBytes(): number {
-    return [this.edgeHash, this.edgeRef, this.pool, this.runStart, this.runSource]
-      .reduce((n, a) => n + a.byteLength, this.byTarget.bytes() + this.bySource.bytes() + this.filter.byteLength);
+    return [this.edgeHash, this.edgeRef, this.pool, this.runStart, this.runSource].reduce(
+      (n, a) => n + a.byteLength,
+      this.byTarget.bytes() + this.bySource.bytes() + this.filter.byteLength,
+    );
   }
 
   // ------------------------------------------------------------ edges and runs

@@ -7,10 +7,7 @@ import { PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS } from '../../engine/index.js';
 import { SITEMAP_FINDING_CODES, type SitemapFindingCode } from './types.js';
 
 /** Bit of each sitemap finding in a node's mask. */
-export const SITEMAP_BIT = Object.fromEntries(SITEMAP_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<
-  SitemapFindingCode,
-  number
->;
+export const SITEMAP_BIT = Object.fromEntries(SITEMAP_FINDING_CODES.map((c, i) => [c, 1 << i])) as Record<SitemapFindingCode, number>;
 
 /** Reader problems that mean "answered, but this is no readable sitemap". */
 const UNREADABLE = new Set(['NOT_A_SITEMAP', 'MALFORMED_XML', 'DOCTYPE_REFUSED', 'GZIP_ERROR', 'TOKEN_TOO_LARGE']);
@@ -31,13 +28,7 @@ export function nodeFindingMask(n: SitemapNode, parent: SitemapNode | undefined,
 
   if (attempted && (n.httpStatus === undefined ? n.state === 'error' : n.httpStatus !== 200)) m |= SITEMAP_BIT.SITEMAP_NOT_200;
   if (unreadable && n.httpStatus !== undefined && n.httpStatus >= 200 && n.httpStatus < 300) m |= SITEMAP_BIT.NOT_A_SITEMAP;
-  if (
-    n.state === 'done' &&
-    n.urlCount === 0 &&
-    n.childCount === 0 &&
-    !codes.has('URL_LIMIT_REACHED') &&
-    (n.httpStatus === undefined || n.httpStatus === 200)
-  ) {
+  if (n.state === 'done' && n.urlCount === 0 && n.childCount === 0 && !codes.has('URL_LIMIT_REACHED') && (n.httpStatus === undefined || n.httpStatus === 200)) {
     m |= SITEMAP_BIT.SITEMAP_EMPTY;
   }
   if (codes.has('TOO_MANY_URLS') || n.urlCount > PROTOCOL_MAX_URLS || n.childCount > PROTOCOL_MAX_URLS) {

@@ -63,12 +63,20 @@ export class Catalog {
     try {
       raw = this.store.get(CRAWLS_KEY);
     } catch (err) {
-      this.warn({ level: 'warning', code: 'CATALOG_UNREADABLE', message: `The crawl catalog could not be read (${(err as Error).message}); it is rebuilt from the crawl folders.` });
+      this.warn({
+        level: 'warning',
+        code: 'CATALOG_UNREADABLE',
+        message: `The crawl catalog could not be read (${(err as Error).message}); it is rebuilt from the crawl folders.`,
+      });
       raw = undefined;
     }
     let rewrite = false;
     if (raw !== undefined && (raw === null || typeof raw !== 'object' || Array.isArray(raw))) {
-      this.warn({ level: 'warning', code: 'CATALOG_CORRUPT', message: 'The crawl catalog is not in the expected shape; it is rebuilt from the crawl folders.' });
+      this.warn({
+        level: 'warning',
+        code: 'CATALOG_CORRUPT',
+        message: 'The crawl catalog is not in the expected shape; it is rebuilt from the crawl folders.',
+      });
       raw = undefined;
       rewrite = true;
     }
@@ -82,7 +90,11 @@ export class Catalog {
       const meta = this.readMeta(id);
       if (meta) {
         this.entries.set(id, meta);
-        this.warn({ level: 'warning', code: 'CRAWL_RESTORED', message: `Crawl "${meta.name}" (${id}) was missing from the catalog and was restored from its folder.` });
+        this.warn({
+          level: 'warning',
+          code: 'CRAWL_RESTORED',
+          message: `Crawl "${meta.name}" (${id}) was missing from the catalog and was restored from its folder.`,
+        });
       } else if (fs.existsSync(path.join(this.dirOf(id), JOURNAL_FILE))) {
         const now = Date.now();
         this.entries.set(id, {
@@ -96,7 +108,11 @@ export class Catalog {
           error: { code: 'META_MISSING', message: 'This crawl folder has a journal but no meta.json: its settings are lost. Export it, or delete it.' },
           settingsLost: true,
         });
-        this.warn({ level: 'warning', code: 'CRAWL_META_MISSING', message: `The crawl folder ${id} has no readable meta.json; it is listed with default settings.` });
+        this.warn({
+          level: 'warning',
+          code: 'CRAWL_META_MISSING',
+          message: `The crawl folder ${id} has no readable meta.json; it is listed with default settings.`,
+        });
       } else continue;
       rewrite = true;
     }
@@ -214,7 +230,11 @@ export class Catalog {
       fs.writeFileSync(tmp, JSON.stringify(meta, null, 1));
       fs.renameSync(tmp, path.join(dir, META_FILE));
     } catch (err) {
-      this.warn({ level: 'warning', code: 'META_WRITE_FAILED', message: `Could not write ${path.join(dir, META_FILE)} (${(err as Error).message}); the catalog still has the crawl.` });
+      this.warn({
+        level: 'warning',
+        code: 'META_WRITE_FAILED',
+        message: `Could not write ${path.join(dir, META_FILE)} (${(err as Error).message}); the catalog still has the crawl.`,
+      });
     }
   }
 }

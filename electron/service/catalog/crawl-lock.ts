@@ -85,7 +85,10 @@ export function acquireCrawlLock(dir: string, crawl: { id: string; name: string 
     if (found === 'unreadable' && !oldEnough(file)) throw lockedError(crawl, null, file);
     takeOver(file, found);
   }
-  throw new ServiceError('CRAWL_LOCKED', `Crawl ${crawl.id} ("${crawl.name}") could not be locked: its lock file ${file} keeps changing. Another process is opening it; try again.`);
+  throw new ServiceError(
+    'CRAWL_LOCKED',
+    `Crawl ${crawl.id} ("${crawl.name}") could not be locked: its lock file ${file} keeps changing. Another process is opening it; try again.`,
+  );
 }
 
 /**
@@ -224,7 +227,14 @@ function readOwner(file: string): LockOwner | 'absent' | 'unreadable' {
   try {
     const o = JSON.parse(text) as Partial<LockOwner>;
     if (typeof o.pid !== 'number' || typeof o.host !== 'string' || typeof o.token !== 'string') return 'unreadable';
-    return { pid: o.pid, host: o.host, started: typeof o.started === 'string' ? o.started : null, boot: typeof o.boot === 'string' ? o.boot : null, at: Number(o.at) || 0, token: o.token };
+    return {
+      pid: o.pid,
+      host: o.host,
+      started: typeof o.started === 'string' ? o.started : null,
+      boot: typeof o.boot === 'string' ? o.boot : null,
+      at: Number(o.at) || 0,
+      token: o.token,
+    };
   } catch {
     return 'unreadable';
   }
@@ -240,5 +250,7 @@ function oldEnough(file: string): boolean {
 }
 
 function lockIoError(file: string, err: unknown): ServiceError {
-  return new ServiceError('JOURNAL_WRITE_FAILED', `Could not write the crawl's lock file ${file}: ${(err as Error).message}; check the folder's permissions.`, { cause: err });
+  return new ServiceError('JOURNAL_WRITE_FAILED', `Could not write the crawl's lock file ${file}: ${(err as Error).message}; check the folder's permissions.`, {
+    cause: err,
+  });
 }

@@ -13,22 +13,14 @@ export const PRODUCT_NAME = 'Spinneret';
 export const STATE_DIR_ENV = 'SPINNERET_STATE_DIR';
 
 /** Electron's `appData` folder for this platform. */
-export function appDataDir(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
-  home: string = homedir(),
-): string {
+export function appDataDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
   if (platform === 'win32') return env.APPDATA || join(home, 'AppData', 'Roaming');
   if (platform === 'darwin') return join(home, 'Library', 'Application Support');
   return env.XDG_CONFIG_HOME || join(home, '.config');
 }
 
 /** The default state dir: $SPINNERET_STATE_DIR, else `<appData>/Spinneret`. */
-export function defaultStateDir(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
-  home: string = homedir(),
-): string {
+export function defaultStateDir(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
   const override = env[STATE_DIR_ENV];
   if (override) return override;
   return join(appDataDir(platform, env, home), PRODUCT_NAME);

@@ -3,32 +3,12 @@
  * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result and
  * the facts beside it), with the URL's indexability (audit/indexability.ts).
  */
-import type {
-  CrawlLogEntry,
-  RedirectStep,
-  RedirectWalk,
-  SitemapUrlEntry,
-  UrlDetail,
-  UrlResult,
-  UrlRow,
-  UrlState,
-} from '../../../shared/model.js';
+import type { CrawlLogEntry, RedirectStep, RedirectWalk, SitemapUrlEntry, UrlDetail, UrlResult, UrlRow, UrlState } from '../../../shared/model.js';
 import type { CrawlData } from './crawl-data.js';
 import type { ExportRecord } from './csv.js';
 import { indexabilityOf } from '../audit/indexability.js';
 import { tryUniqueKey, type ResultFacts } from '../../engine/index.js';
-import {
-  ADMIT_TAIL,
-  DUP_TAIL,
-  DUPS_TAIL,
-  REC_ADMIT,
-  REC_DUPS,
-  REC_LOG,
-  REC_RESULT,
-  RESULT_STATES,
-  decodeEntry,
-  decodeResultFacts,
-} from '../journal/format.js';
+import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, REC_DUPS, REC_LOG, REC_RESULT, RESULT_STATES, decodeEntry, decodeResultFacts } from '../journal/format.js';
 import type { RecordReader } from '../journal/reader.js';
 import { STATE_NAMES } from './url-store.js';
 

@@ -49,7 +49,8 @@ export function isDamaged(s: SalvageStats): boolean {
 /** One sentence saying what was lost and where. */
 export function describeLoss(s: SalvageStats): string {
   const n = s.badLines;
-  const where = s.firstLine === s.lastLine ? `line ${s.firstLine} (byte ${s.firstByte})` : `lines ${s.firstLine}–${s.lastLine} (bytes ${s.firstByte}–${s.lastByte})`;
+  const where =
+    s.firstLine === s.lastLine ? `line ${s.firstLine} (byte ${s.firstByte})` : `lines ${s.firstLine}–${s.lastLine} (bytes ${s.firstByte}–${s.lastByte})`;
   let text = `${n} damaged line${n === 1 ? '' : 's'} at ${where}`;
   if (s.droppedRecords) text += ` and ${s.droppedRecords} later record${s.droppedRecords === 1 ? '' : 's'} that depended on ${n === 1 ? 'it' : 'them'}`;
   text += ` ${n + s.droppedRecords === 1 ? 'was' : 'were'} dropped: `;
@@ -151,8 +152,16 @@ export class Salvage {
     const id = r[1];
     const url = r[5];
     if (
-      !isInt(id) || id < 0 || !isInt(r[2]) || r[2] < 0 || !isInt(r[3]) || r[3] < 0 || !isInt(r[4]) ||
-      typeof url !== 'string' || url.length === 0 || (r.length > 9 && r[9] !== null && !isObject(r[9]))
+      !isInt(id) ||
+      id < 0 ||
+      !isInt(r[2]) ||
+      r[2] < 0 ||
+      !isInt(r[3]) ||
+      r[3] < 0 ||
+      !isInt(r[4]) ||
+      typeof url !== 'string' ||
+      url.length === 0 ||
+      (r.length > 9 && r[9] !== null && !isObject(r[9]))
     ) {
       return this.lose(bytes, offset, line);
     }
@@ -240,7 +249,7 @@ export class Salvage {
   }
 
   private fromDefined(n: number): boolean {
-    return (n >>> 3) < this.froms.length && (this.froms[n >>> 3]! & (1 << (n & 7))) !== 0;
+    return n >>> 3 < this.froms.length && (this.froms[n >>> 3]! & (1 << (n & 7))) !== 0;
   }
 
   private defineFrom(n: number): void {
@@ -271,8 +280,12 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function isNode(v: unknown): boolean {
   if (!isObject(v)) return false;
   return (
-    typeof v.id === 'string' && typeof v.url === 'string' && (v.parentId === null || typeof v.parentId === 'string') &&
-    typeof v.type === 'string' && typeof v.state === 'string' && Array.isArray(v.problems)
+    typeof v.id === 'string' &&
+    typeof v.url === 'string' &&
+    (v.parentId === null || typeof v.parentId === 'string') &&
+    typeof v.type === 'string' &&
+    typeof v.state === 'string' &&
+    Array.isArray(v.problems)
   );
 }
 

@@ -80,7 +80,6 @@ export function Spinner({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-
 /** A crawled URL: a link that opens outside the app for http(s), plain text otherwise. Never HTML. */
 export function UrlLink({ url, children }: { url: string; children?: ReactNode }) {
   if (!isWebUrl(url)) return <span className="mono">{children ?? url}</span>;

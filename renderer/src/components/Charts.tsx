@@ -132,7 +132,16 @@ export function Legend({ data }: { data: BarDatum[] }) {
   return (
     <div className="legend-list">
       {data.map((d) => (
-        <button type="button" key={d.key} className="legend-row" data-key={d.key} data-value={d.value} onClick={d.onClick} disabled={!d.onClick || d.value === 0} title="Show these URLs">
+        <button
+          type="button"
+          key={d.key}
+          className="legend-row"
+          data-key={d.key}
+          data-value={d.value}
+          onClick={d.onClick}
+          disabled={!d.onClick || d.value === 0}
+          title="Show these URLs"
+        >
           <span className={`swatch ${d.tone}`} />
           <span className="legend-label">{d.label}</span>
           <span className="num legend-value">{formatCount(d.value)}</span>

@@ -29,7 +29,14 @@ export function MultiSelect<T extends string>({
     };
   }, [open]);
   const summary =
-    selected.length === 0 ? 'All' : selected.length <= 2 ? options.filter((o) => selected.includes(o.value)).map((o) => o.label).join(', ') : `${selected.length} selected`;
+    selected.length === 0
+      ? 'All'
+      : selected.length <= 2
+        ? options
+            .filter((o) => selected.includes(o.value))
+            .map((o) => o.label)
+            .join(', ')
+        : `${selected.length} selected`;
   return (
     <div className="menu-anchor" ref={ref}>
       <button
@@ -68,7 +75,21 @@ export function MultiSelect<T extends string>({
 }
 
 /** Any / Yes / No as a compact select. */
-export function TriToggle({ label, value, onChange, yes, no, testId }: { label: string; value: 'any' | 'yes' | 'no'; onChange(v: 'any' | 'yes' | 'no'): void; yes: string; no: string; testId?: string }) {
+export function TriToggle({
+  label,
+  value,
+  onChange,
+  yes,
+  no,
+  testId,
+}: {
+  label: string;
+  value: 'any' | 'yes' | 'no';
+  onChange(v: 'any' | 'yes' | 'no'): void;
+  yes: string;
+  no: string;
+  testId?: string;
+}) {
   return (
     <label className={`filter-btn filter-select${value !== 'any' ? ' active' : ''}`}>
       <span className="filter-label">{label}:</span>

@@ -24,11 +24,7 @@ export interface Box {
 }
 
 /** An SVG path through points scaled into a box (y grows downwards). */
-export function linePath(
-  points: readonly { x: number; y: number }[],
-  domain: { x0: number; x1: number; y1: number },
-  box: Box,
-): string {
+export function linePath(points: readonly { x: number; y: number }[], domain: { x0: number; x1: number; y1: number }, box: Box): string {
   if (points.length === 0) return '';
   const dx = domain.x1 - domain.x0 || 1;
   const dy = domain.y1 || 1;
@@ -42,11 +38,7 @@ export function linePath(
 }
 
 /** The same path closed down to the baseline, for a filled area. */
-export function areaPath(
-  points: readonly { x: number; y: number }[],
-  domain: { x0: number; x1: number; y1: number },
-  box: Box,
-): string {
+export function areaPath(points: readonly { x: number; y: number }[], domain: { x0: number; x1: number; y1: number }, box: Box): string {
   const line = linePath(points, domain, box);
   if (!line) return '';
   const dx = domain.x1 - domain.x0 || 1;
@@ -95,4 +87,3 @@ export function timeLabel(t: number, x0: number, x1: number, clock: (ms: number)
   const s = (t - x0) / 1000;
   return `${s < 10 && s > 0 ? Math.round(s * 10) / 10 : Math.round(s)}s`;
 }
-

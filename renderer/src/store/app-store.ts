@@ -426,10 +426,13 @@ export async function loadFindings(id: string, force = false): Promise<void> {
     if (!findingsReload.has(id)) {
       findingsReload.set(
         id,
-        setTimeout(() => {
-          findingsReload.delete(id);
-          void loadFindings(id);
-        }, FINDINGS_REFRESH_MS - (Date.now() - cur.at)),
+        setTimeout(
+          () => {
+            findingsReload.delete(id);
+            void loadFindings(id);
+          },
+          FINDINGS_REFRESH_MS - (Date.now() - cur.at),
+        ),
       );
     }
     return;

@@ -156,7 +156,14 @@ function FindingRow({
   const select = () => (isSitemap ? onToggle() : showFinding(crawlId, f));
   return (
     <li className={`issue-row${clean ? ' clean' : ''}${open ? ' open' : ''}`} data-code={f.code} data-count={f.count}>
-      <button type="button" className="issue-main" disabled={clean} onClick={select} aria-expanded={isSitemap ? open : undefined} data-testid={`finding-${f.code}`}>
+      <button
+        type="button"
+        className="issue-main"
+        disabled={clean}
+        onClick={select}
+        aria-expanded={isSitemap ? open : undefined}
+        data-testid={`finding-${f.code}`}
+      >
         <span className={`issue-count badge ${clean ? 'badge-muted' : SEVERITY_TONE[f.severity]}`}>{formatCount(f.count)}</span>
         <span className="issue-text">
           <span className="issue-title">{f.title}</span> <span className="mono muted">{f.code}</span>
@@ -171,7 +178,12 @@ function FindingRow({
       {!clean && (
         <div className="issue-actions">
           {isSitemap && (
-            <button type="button" className="link-btn" onClick={() => showFinding(crawlId, f)} title="The URL table, narrowed to the URLs these sitemaps listed">
+            <button
+              type="button"
+              className="link-btn"
+              onClick={() => showFinding(crawlId, f)}
+              title="The URL table, narrowed to the URLs these sitemaps listed"
+            >
               URLs they list
             </button>
           )}
@@ -217,7 +229,9 @@ function SitemapList({ crawlId, code, count }: { crawlId: string; code: string; 
           <Icon name="sitemap" size={12} className="muted" /> <UrlLink url={u} />
         </li>
       ))}
-      {page.total > page.urls.length && <li className="muted small">…and {formatCount(page.total - page.urls.length)} more (Sitemaps tab: the badges show them all)</li>}
+      {page.total > page.urls.length && (
+        <li className="muted small">…and {formatCount(page.total - page.urls.length)} more (Sitemaps tab: the badges show them all)</li>
+      )}
     </ul>
   );
 }

@@ -4,15 +4,7 @@ import type { CrawlSettings } from '../../../shared/model.js';
 import { Icon } from '../components/Icon.js';
 import { Spinner } from '../components/Bits.js';
 import { MODE_PRESETS, applyMode, modeOf } from '../logic/presets.js';
-import {
-  checkHttpUrl,
-  defaultsPatchFromForm,
-  formFromSettings,
-  settingsFromForm,
-  suggestName,
-  validateForm,
-  type CrawlForm,
-} from '../logic/validation.js';
+import { checkHttpUrl, defaultsPatchFromForm, formFromSettings, settingsFromForm, suggestName, validateForm, type CrawlForm } from '../logic/validation.js';
 import { createCrawl, saveDefaults, useApp } from '../store/app-store.js';
 
 export function NewCrawl() {
@@ -51,9 +43,22 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
     return touched[key] ? msg : undefined;
   };
   const startCheck = form.startUrl.trim() ? checkHttpUrl(form.startUrl) : null;
-  const advancedErrors = (['concurrency', 'perHostConcurrency', 'delayMs', 'timeoutMs', 'idleTimeoutMs', 'sitemapTimeoutMs', 'retries', 'maxDepth', 'maxUrls', 'userAgent', 'include', 'exclude'] as const).filter(
-    (k) => errors[k],
-  );
+  const advancedErrors = (
+    [
+      'concurrency',
+      'perHostConcurrency',
+      'delayMs',
+      'timeoutMs',
+      'idleTimeoutMs',
+      'sitemapTimeoutMs',
+      'retries',
+      'maxDepth',
+      'maxUrls',
+      'userAgent',
+      'include',
+      'exclude',
+    ] as const
+  ).filter((k) => errors[k]);
 
   const submit = async (start: boolean) => {
     setSubmitted(true);
@@ -81,13 +86,18 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
         <header className="newcrawl-head">
           <h1>{first ? 'Crawl your first site' : 'New crawl'}</h1>
           <p className="muted">
-            Spinneret reads robots.txt and every sitemap it announces, fetches the pages and follows their links, and keeps
-            every URL it finds in one de-duplicated list you can filter and export.
+            Spinneret reads robots.txt and every sitemap it announces, fetches the pages and follows their links, and keeps every URL it finds in one
+            de-duplicated list you can filter and export.
           </p>
         </header>
 
         <section className="card form-card">
-          <Field label="Start URL" htmlFor="f-start" error={shown('startUrl')} hint={startCheck?.ok ? undefined : 'The site address, like https://www.example.com/'}>
+          <Field
+            label="Start URL"
+            htmlFor="f-start"
+            error={shown('startUrl')}
+            hint={startCheck?.ok ? undefined : 'The site address, like https://www.example.com/'}
+          >
             <div className="input-row">
               <input
                 id="f-start"
@@ -156,7 +166,11 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
                 );
               })}
             </div>
-            {currentMode === 'custom' && <div className="hint">Custom: {form.fetchPages && !form.followLinks ? 'pages are fetched, but the links in them are not followed.' : 'see the advanced settings.'}</div>}
+            {currentMode === 'custom' && (
+              <div className="hint">
+                Custom: {form.fetchPages && !form.followLinks ? 'pages are fetched, but the links in them are not followed.' : 'see the advanced settings.'}
+              </div>
+            )}
           </div>
 
           <Field label="Name" htmlFor="f-name" error={shown('name')} optional>
@@ -177,19 +191,66 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
             <Icon name="chevronRight" size={14} className="summary-caret" />
             Advanced settings
             <span className="muted summary-note">
-              {form.concurrency} at once · {form.delayMs} ms delay · {scopeLabel(form.scope)} · robots.txt{' '}
-              {form.respectRobots ? 'respected' : 'ignored'}
+              {form.concurrency} at once · {form.delayMs} ms delay · {scopeLabel(form.scope)} · robots.txt {form.respectRobots ? 'respected' : 'ignored'}
             </span>
             {advancedErrors.length > 0 && submitted && <span className="badge badge-error">{advancedErrors.length} to fix</span>}
           </summary>
           <div className="grid-2">
-            <NumField form={form} k="concurrency" label="Concurrency" unit="requests" update={update} error={shown('concurrency')} hint="Requests in flight at once, all hosts together." />
+            <NumField
+              form={form}
+              k="concurrency"
+              label="Concurrency"
+              unit="requests"
+              update={update}
+              error={shown('concurrency')}
+              hint="Requests in flight at once, all hosts together."
+            />
             <NumField form={form} k="perHostConcurrency" label="Per-host concurrency" unit="requests" update={update} error={shown('perHostConcurrency')} />
-            <NumField form={form} k="delayMs" label="Delay between requests" unit="ms" update={update} error={shown('delayMs')} hint="To one host. Retry-After is always honoured." />
-            <NumField form={form} k="timeoutMs" label="Timeout" unit="ms" update={update} error={shown('timeoutMs')} hint="One attempt of a page or robots.txt, headers and body." />
-            <NumField form={form} k="idleTimeoutMs" label="Idle timeout" unit="ms" update={update} error={shown('idleTimeoutMs')} hint="A response that sends nothing this long is cut (and retried)." />
-            <NumField form={form} k="sitemapTimeoutMs" label="Sitemap timeout" unit="ms" update={update} error={shown('sitemapTimeoutMs')} hint="One attempt of a sitemap: 50 MiB takes minutes on a slow link." />
-            <NumField form={form} k="maxDepth" label="Max link depth" update={update} error={shown('maxDepth')} placeholder="No limit" hint="Sitemap entries are depth 0." />
+            <NumField
+              form={form}
+              k="delayMs"
+              label="Delay between requests"
+              unit="ms"
+              update={update}
+              error={shown('delayMs')}
+              hint="To one host. Retry-After is always honoured."
+            />
+            <NumField
+              form={form}
+              k="timeoutMs"
+              label="Timeout"
+              unit="ms"
+              update={update}
+              error={shown('timeoutMs')}
+              hint="One attempt of a page or robots.txt, headers and body."
+            />
+            <NumField
+              form={form}
+              k="idleTimeoutMs"
+              label="Idle timeout"
+              unit="ms"
+              update={update}
+              error={shown('idleTimeoutMs')}
+              hint="A response that sends nothing this long is cut (and retried)."
+            />
+            <NumField
+              form={form}
+              k="sitemapTimeoutMs"
+              label="Sitemap timeout"
+              unit="ms"
+              update={update}
+              error={shown('sitemapTimeoutMs')}
+              hint="One attempt of a sitemap: 50 MiB takes minutes on a slow link."
+            />
+            <NumField
+              form={form}
+              k="maxDepth"
+              label="Max link depth"
+              update={update}
+              error={shown('maxDepth')}
+              placeholder="No limit"
+              hint="Sitemap entries are depth 0."
+            />
             <NumField form={form} k="maxUrls" label="Max URLs" update={update} error={shown('maxUrls')} placeholder="No limit" />
             <NumField form={form} k="retries" label="Retries" update={update} error={shown('retries')} />
             <Field label="Scope" htmlFor="f-scope">
@@ -200,13 +261,48 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
               </select>
             </Field>
             <Field label="User agent" htmlFor="f-ua" error={shown('userAgent')} wide>
-              <input id="f-ua" className="input mono" type="text" spellCheck={false} value={form.userAgent} onChange={(e) => update('userAgent', e.target.value)} />
+              <input
+                id="f-ua"
+                className="input mono"
+                type="text"
+                spellCheck={false}
+                value={form.userAgent}
+                onChange={(e) => update('userAgent', e.target.value)}
+              />
             </Field>
-            <Field label="Include patterns" htmlFor="f-include" error={shown('include')} hint="Regular expressions, one a line: only matching URLs are admitted." optional>
-              <textarea id="f-include" className="input mono" rows={3} spellCheck={false} placeholder="^https://www\.example\.com/blog/" value={form.include} onChange={(e) => update('include', e.target.value)} />
+            <Field
+              label="Include patterns"
+              htmlFor="f-include"
+              error={shown('include')}
+              hint="Regular expressions, one a line: only matching URLs are admitted."
+              optional
+            >
+              <textarea
+                id="f-include"
+                className="input mono"
+                rows={3}
+                spellCheck={false}
+                placeholder="^https://www\.example\.com/blog/"
+                value={form.include}
+                onChange={(e) => update('include', e.target.value)}
+              />
             </Field>
-            <Field label="Exclude patterns" htmlFor="f-exclude" error={shown('exclude')} hint="Regular expressions, one a line: matching URLs are left out." optional>
-              <textarea id="f-exclude" className="input mono" rows={3} spellCheck={false} placeholder="\?sessionid=" value={form.exclude} onChange={(e) => update('exclude', e.target.value)} />
+            <Field
+              label="Exclude patterns"
+              htmlFor="f-exclude"
+              error={shown('exclude')}
+              hint="Regular expressions, one a line: matching URLs are left out."
+              optional
+            >
+              <textarea
+                id="f-exclude"
+                className="input mono"
+                rows={3}
+                spellCheck={false}
+                placeholder="\?sessionid="
+                value={form.exclude}
+                onChange={(e) => update('exclude', e.target.value)}
+              />
             </Field>
             <label className="check wide">
               <input type="checkbox" checked={form.respectRobots} onChange={(e) => update('respectRobots', e.target.checked)} />
@@ -238,7 +334,13 @@ function NewCrawlForm({ defaults, first }: { defaults: CrawlSettings; first: boo
             >
               Save as defaults
             </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setForm((f) => ({ ...formFromSettings({ ...defaults, startUrl: f.startUrl, sitemapUrls: [] }, f.name), sitemapUrls: f.sitemapUrls }))}>
+            <button
+              type="button"
+              className="btn btn-ghost"
+              onClick={() =>
+                setForm((f) => ({ ...formFromSettings({ ...defaults, startUrl: f.startUrl, sitemapUrls: [] }, f.name), sitemapUrls: f.sitemapUrls }))
+              }
+            >
               Reset to defaults
             </button>
           </div>

@@ -150,9 +150,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
               <Measured>{(w) => <DiscoveryChart points={points} width={w} />}</Measured>
             ) : (
               <div className="chart-empty muted">
-                {crawl.status === 'running'
-                  ? 'Collecting points…'
-                  : 'Recorded from live progress while the crawl runs in this window.'}
+                {crawl.status === 'running' ? 'Collecting points…' : 'Recorded from live progress while the crawl runs in this window.'}
               </div>
             )}
           </div>
@@ -209,7 +207,21 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
   );
 }
 
-function Stat({ label, sub, value, testid, tone, strong }: { label: string; sub?: string; value: number; testid: string; tone?: 'warn' | 'error'; strong?: boolean }) {
+function Stat({
+  label,
+  sub,
+  value,
+  testid,
+  tone,
+  strong,
+}: {
+  label: string;
+  sub?: string;
+  value: number;
+  testid: string;
+  tone?: 'warn' | 'error';
+  strong?: boolean;
+}) {
   return (
     <div className={`stat${tone ? ` stat-${tone}` : ''}${strong ? ' stat-strong' : ''}`}>
       <div className="stat-label">{label}</div>

@@ -81,20 +81,20 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
           </span>
         )}
         {crawl.status === 'paused' && (
-            <button
-              type="button"
-              className="btn btn-tiny btn-primary"
-              disabled={!!busy}
-              onClick={(e) => {
-                e.stopPropagation();
-                void runAction(crawl.id, 'resume');
-              }}
-              data-testid="sidebar-resume"
-              title="Resume this crawl"
-            >
-              <Icon name="play" size={12} /> Resume
-            </button>
-          )}
+          <button
+            type="button"
+            className="btn btn-tiny btn-primary"
+            disabled={!!busy}
+            onClick={(e) => {
+              e.stopPropagation();
+              void runAction(crawl.id, 'resume');
+            }}
+            data-testid="sidebar-resume"
+            title="Resume this crawl"
+          >
+            <Icon name="play" size={12} /> Resume
+          </button>
+        )}
       </div>
       <div className="crawl-url" title={crawl.startUrl || crawl.settings.sitemapUrls.join('\n')}>
         {stripScheme(crawl.startUrl || crawl.settings.sitemapUrls[0] || '')}

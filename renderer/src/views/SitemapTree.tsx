@@ -87,7 +87,13 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
         {row.loading && <Icon name="spinner" size={12} className="spin muted" />}
       </span>,
       <span className={`type type-${n.type}`}>{TYPE_LABEL[n.type]}</span>,
-      n.state === 'pending' ? <span className="muted">…</span> : n.state === 'fetching' ? <Icon name="spinner" size={12} className="spin muted" /> : <HttpStatus status={n.httpStatus} />,
+      n.state === 'pending' ? (
+        <span className="muted">…</span>
+      ) : n.state === 'fetching' ? (
+        <Icon name="spinner" size={12} className="spin muted" />
+      ) : (
+        <HttpStatus status={n.httpStatus} />
+      ),
       <span className="num" data-testid="node-count" data-count={n.type === 'sitemapindex' || n.type === 'robots' ? n.childCount : n.urlCount}>
         {n.type === 'sitemapindex' ? (
           <span title={`${n.childCount} sitemaps`}>{formatCount(n.childCount)} maps</span>
@@ -109,7 +115,8 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
     ];
   };
 
-  if (error && !rootsLoaded) return <ErrorState title="Could not load the sitemap tree" message={error} onRetry={() => void loadChildren(crawl.id, null, true)} />;
+  if (error && !rootsLoaded)
+    return <ErrorState title="Could not load the sitemap tree" message={error} onRetry={() => void loadChildren(crawl.id, null, true)} />;
   if (!rootsLoaded) return <Spinner label="Loading the sitemap tree…" />;
   return (
     <div className={`tree${selected ? ' with-node' : ''}`}>
@@ -121,7 +128,9 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
           count={rows.length}
           renderCells={renderCells}
           rowKey={(i) => rows[i]!.node.id}
-          rowClass={(i) => `tree-row${rows[i]!.node.problems.length || rows[i]!.node.state === 'error' ? ' has-problem' : ''}${rows[i]!.node.id === selectedId ? ' selected' : ''}`}
+          rowClass={(i) =>
+            `tree-row${rows[i]!.node.problems.length || rows[i]!.node.state === 'error' ? ' has-problem' : ''}${rows[i]!.node.id === selectedId ? ' selected' : ''}`
+          }
           activeIndex={activeIndex >= 0 ? activeIndex : null}
           onRowClick={(i) => selectNode(crawl.id, rows[i]!.node.id === selectedId ? null : rows[i]!.node)}
           onRowDoubleClick={(i) => {
@@ -196,7 +205,10 @@ function NodeFindings({ crawlId, node }: { crawlId: string; node: SitemapNode })
         {node.findings.map((f) => (
           <li key={f.code}>
             <span className={`badge ${SEVERITY_TONE[f.severity]}`}>{formatCount(f.count)}</span>{' '}
-            <button type="button" className="link-btn" onClick={() => showFinding(crawlId, { code: f.code, title: titleOf(f.code) ?? f.code }, node)}
+            <button
+              type="button"
+              className="link-btn"
+              onClick={() => showFinding(crawlId, { code: f.code, title: titleOf(f.code) ?? f.code }, node)}
               title="Show the URLs this sitemap lists that have this finding"
             >
               {titleOf(f.code) ?? f.code}
@@ -240,8 +252,13 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
           <UrlLink url={node.url} />
           {node.finalUrl && node.finalUrl !== node.url && (
             <span className="muted small" data-testid="node-redirects" title={(node.redirectChain ?? []).map((h) => `${h.status} ${h.url}`).join('\n')}>
-              → redirected{node.redirectChain && node.redirectChain.length > 1 ? ` (${node.redirectChain.length} hops: ${node.redirectChain.map((h) => h.status).join(' → ')})` : node.redirectChain?.length === 1 ? ` (${node.redirectChain[0]!.status})` : ''} to{' '}
-              <UrlLink url={node.finalUrl} />
+              → redirected
+              {node.redirectChain && node.redirectChain.length > 1
+                ? ` (${node.redirectChain.length} hops: ${node.redirectChain.map((h) => h.status).join(' → ')})`
+                : node.redirectChain?.length === 1
+                  ? ` (${node.redirectChain[0]!.status})`
+                  : ''}{' '}
+              to <UrlLink url={node.finalUrl} />
             </span>
           )}
         </div>
@@ -264,7 +281,8 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
           HTTP <HttpStatus status={node.httpStatus} />
         </span>
         <span>
-          {node.type === 'sitemapindex' ? 'Sitemaps' : 'URLs'} <strong className="num">{formatCount(node.type === 'sitemapindex' ? node.childCount : node.urlCount)}</strong>
+          {node.type === 'sitemapindex' ? 'Sitemaps' : 'URLs'}{' '}
+          <strong className="num">{formatCount(node.type === 'sitemapindex' ? node.childCount : node.urlCount)}</strong>
         </span>
         <span>
           Size <strong className="num">{formatBytes(node.bytes)}</strong>

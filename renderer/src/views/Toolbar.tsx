@@ -38,19 +38,47 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
       </div>
       <div className="toolbar-actions" role="toolbar" aria-label="Crawl controls">
         {crawl.status === 'created' || a.start ? (
-          <button type="button" className="btn btn-primary" disabled={!a.start} onClick={() => void runAction(crawl.id, 'start')} data-action="start" title={`Start (${modKey}+P)`}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!a.start}
+            onClick={() => void runAction(crawl.id, 'start')}
+            data-action="start"
+            title={`Start (${modKey}+P)`}
+          >
             <Icon name="play" size={14} /> Start
           </button>
         ) : crawl.status === 'paused' ? (
-          <button type="button" className="btn btn-primary" disabled={!a.resume} onClick={() => void runAction(crawl.id, 'resume')} data-action="resume" title={`Resume (${modKey}+P)`}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!a.resume}
+            onClick={() => void runAction(crawl.id, 'resume')}
+            data-action="resume"
+            title={`Resume (${modKey}+P)`}
+          >
             <Icon name="play" size={14} /> Resume
           </button>
         ) : (
-          <button type="button" className="btn" disabled={!a.pause} onClick={() => void runAction(crawl.id, 'pause')} data-action="pause" title={`Pause (${modKey}+P)`}>
+          <button
+            type="button"
+            className="btn"
+            disabled={!a.pause}
+            onClick={() => void runAction(crawl.id, 'pause')}
+            data-action="pause"
+            title={`Pause (${modKey}+P)`}
+          >
             <Icon name="pause" size={14} /> Pause
           </button>
         )}
-        <button type="button" className="btn" disabled={!a.stop} onClick={() => void runAction(crawl.id, 'stop')} data-action="stop" title="Stop for good: the crawl ends with what it has">
+        <button
+          type="button"
+          className="btn"
+          disabled={!a.stop}
+          onClick={() => void runAction(crawl.id, 'stop')}
+          data-action="stop"
+          title="Stop for good: the crawl ends with what it has"
+        >
           <Icon name="stop" size={14} /> Stop
         </button>
         <ExportButton crawl={crawl} enabled={a.export} />

@@ -120,7 +120,12 @@ function UrlFindings({ crawlId, codes }: { crawlId: string; codes: string[] }) {
             return (
               <li key={code} className="detail-finding" data-code={code}>
                 <span className={`sev-dot sev-${f?.severity ?? 'none'}`} aria-hidden="true" />
-                <button type="button" className="link-btn" onClick={() => showFinding(crawlId, { code, title: f?.title ?? code })} title={f?.explanation ?? 'Show every URL with this finding'}>
+                <button
+                  type="button"
+                  className="link-btn"
+                  onClick={() => showFinding(crawlId, { code, title: f?.title ?? code })}
+                  title={f?.explanation ?? 'Show every URL with this finding'}
+                >
                   {f?.title ?? code}
                 </button>
                 {f && <span className={`badge ${SEVERITY_TONE[f.severity]}`}>{f.severity}</span>}
@@ -243,21 +248,23 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
 
       {walk ? (
         <RedirectChain walk={walk} />
-      ) : (chain.length > 0 || r.redirectTo || d.redirectTo) && (
-        <Section title="Redirect chain">
-          <ol className="chain">
-            {chain.map((h, i) => (
-              <li key={i}>
-                <HttpStatus status={h.status} /> <UrlLink url={h.url} />
-              </li>
-            ))}
-            {(r.redirectTo ?? d.redirectTo) && (
-              <li>
-                <span className="muted">→</span> <UrlLink url={(r.redirectTo ?? d.redirectTo)!} />
-              </li>
-            )}
-          </ol>
-        </Section>
+      ) : (
+        (chain.length > 0 || r.redirectTo || d.redirectTo) && (
+          <Section title="Redirect chain">
+            <ol className="chain">
+              {chain.map((h, i) => (
+                <li key={i}>
+                  <HttpStatus status={h.status} /> <UrlLink url={h.url} />
+                </li>
+              ))}
+              {(r.redirectTo ?? d.redirectTo) && (
+                <li>
+                  <span className="muted">→</span> <UrlLink url={(r.redirectTo ?? d.redirectTo)!} />
+                </li>
+              )}
+            </ol>
+          </Section>
+        )
       )}
 
       {(hreflangPage.length > 0 || hreflangSitemap.length > 0) && (
@@ -310,7 +317,6 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
           </ul>
         )}
       </Section>
-
     </div>
   );
 }

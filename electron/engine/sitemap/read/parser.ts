@@ -61,7 +61,10 @@ const MODE_TEXT = 3;
  * `\0<\0?`: big-endian), or the `ht` of a text sitemap's first URL; null for anything else.
  */
 function bomlessUtf16(b: Buffer): 'utf-16le' | 'utf-16be' | null {
-  for (const [order, lo] of [['utf-16le', 0], ['utf-16be', 1]] as const) {
+  for (const [order, lo] of [
+    ['utf-16le', 0],
+    ['utf-16be', 1],
+  ] as const) {
     const hi = 1 - lo;
     let i = 0;
     while (i + 5 < b.length && b[i + hi] === 0 && WHITESPACE.has(b[i + lo]!)) i += 2;

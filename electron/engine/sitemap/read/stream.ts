@@ -152,7 +152,9 @@ export async function* streamMapped<T>(
 function trailingMessage(t: GzipTrailing): string {
   const n = t.bytes.toLocaleString('en-US');
   const plural = t.bytes === 1 ? 'byte follows' : 'bytes follow';
-  const what = t.zeros ? `${n} more zero ${plural} (padding)` : `${n} more ${plural} that ${t.bytes === 1 ? 'is' : 'are'} not gzip (a proxy's or server's trailer, or a damaged file)`;
+  const what = t.zeros
+    ? `${n} more zero ${plural} (padding)`
+    : `${n} more ${plural} that ${t.bytes === 1 ? 'is' : 'are'} not gzip (a proxy's or server's trailer, or a damaged file)`;
   return `The gzip data ends after ${t.at.toLocaleString('en-US')} bytes of the file, and ${what}; ${t.bytes === 1 ? 'it was' : 'they were'} ignored. Everything before ${t.bytes === 1 ? 'it' : 'them'} was read.`;
 }
 

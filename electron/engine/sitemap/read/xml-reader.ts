@@ -114,7 +114,8 @@ export class XmlReader implements TokenizerCallbacks {
     if (!this.sink.stopped && this.written - this.safePoint > MAX_TOKEN_CHARS) {
       this.fail(
         'TOKEN_TOO_LARGE',
-        () => `A single XML token (a tag, comment or attribute) starting at ${this.positionOf(this.safePoint)} runs over ${MAX_TOKEN_CHARS / 1024 / 1024} MiB; reading stopped. ${this.keptPhrase()}`,
+        () =>
+          `A single XML token (a tag, comment or attribute) starting at ${this.positionOf(this.safePoint)} runs over ${MAX_TOKEN_CHARS / 1024 / 1024} MiB; reading stopped. ${this.keptPhrase()}`,
       );
     }
   }
@@ -169,7 +170,8 @@ export class XmlReader implements TokenizerCallbacks {
     if (depth >= MAX_ELEMENT_DEPTH) {
       this.fail(
         'NESTING_TOO_DEEP',
-        () => `<${clip(qname)}> at ${this.positionOf(start - 1)} is nested more than ${MAX_ELEMENT_DEPTH} elements deep; no sitemap nests that deep (the file is broken or hostile), so reading stopped there. ${this.keptPhrase()}`,
+        () =>
+          `<${clip(qname)}> at ${this.positionOf(start - 1)} is nested more than ${MAX_ELEMENT_DEPTH} elements deep; no sitemap nests that deep (the file is broken or hostile), so reading stopped there. ${this.keptPhrase()}`,
       );
       return;
     }
@@ -204,11 +206,7 @@ export class XmlReader implements TokenizerCallbacks {
 
   onattribend(): void {
     // An attribute value over MAX_FIELD_CHARS is dropped: the handler then reports what it lacks.
-    if (
-      this.attrs !== null &&
-      this.attrValue.length <= MAX_FIELD_CHARS &&
-      !Object.prototype.hasOwnProperty.call(this.attrs, this.attrName)
-    ) {
+    if (this.attrs !== null && this.attrValue.length <= MAX_FIELD_CHARS && !Object.prototype.hasOwnProperty.call(this.attrs, this.attrName)) {
       this.attrs[this.attrName] = this.attrValue;
     }
     this.attrValue = '';
@@ -287,7 +285,10 @@ export class XmlReader implements TokenizerCallbacks {
     if (!this.rootSeen) {
       this.fail('MALFORMED_XML', `The document ends at ${this.positionOf(this.written)} without any element: it is empty or truncated.`);
     } else if (this.stack.length > 0) {
-      const open = this.stack.map((n) => `<${n}>`).reverse().join(', ');
+      const open = this.stack
+        .map((n) => `<${n}>`)
+        .reverse()
+        .join(', ');
       this.fail(
         'MALFORMED_XML',
         () => `The document ends at ${this.positionOf(this.written)} with ${open} still open: it is truncated or malformed. ${this.keptPhrase()}`,
@@ -316,7 +317,8 @@ export class XmlReader implements TokenizerCallbacks {
     const at = this.tagStart;
     this.fail(
       'ELEMENT_TOO_LARGE',
-      () => `The start tag <${clip(this.tagQName)}> at ${this.positionOf(at)} ${what}; no sitemap needs that (the file is broken or hostile), so reading stopped there. ${this.keptPhrase()}`,
+      () =>
+        `The start tag <${clip(this.tagQName)}> at ${this.positionOf(at)} ${what}; no sitemap needs that (the file is broken or hostile), so reading stopped there. ${this.keptPhrase()}`,
     );
   }
 

@@ -63,13 +63,27 @@ const F_PUBLISHED = 21;
 const F_CREATED = 22;
 
 const FIELD_NAMES: Record<number, string> = {
-  [F_LASTMOD]: '<lastmod>', [F_CHANGEFREQ]: '<changefreq>', [F_PRIORITY]: '<priority>',
-  [F_IMAGE_LOC]: '<image:loc>', [F_IMAGE_TITLE]: '<image:title>', [F_IMAGE_CAPTION]: '<image:caption>',
-  [F_VIDEO_THUMBNAIL]: '<video:thumbnail_loc>', [F_VIDEO_TITLE]: '<video:title>', [F_VIDEO_DESCRIPTION]: '<video:description>',
-  [F_VIDEO_CONTENT]: '<video:content_loc>', [F_VIDEO_PLAYER]: '<video:player_loc>', [F_VIDEO_DURATION]: '<video:duration>',
-  [F_VIDEO_DATE]: '<video:publication_date>', [F_NEWS_NAME]: '<news:name>', [F_NEWS_LANGUAGE]: '<news:language>',
-  [F_NEWS_DATE]: '<news:publication_date>', [F_NEWS_TITLE]: '<news:title>', [F_BARE]: 'text', [F_TITLE]: '<title>',
-  [F_PUBLISHED]: '<published>', [F_CREATED]: '<created>',
+  [F_LASTMOD]: '<lastmod>',
+  [F_CHANGEFREQ]: '<changefreq>',
+  [F_PRIORITY]: '<priority>',
+  [F_IMAGE_LOC]: '<image:loc>',
+  [F_IMAGE_TITLE]: '<image:title>',
+  [F_IMAGE_CAPTION]: '<image:caption>',
+  [F_VIDEO_THUMBNAIL]: '<video:thumbnail_loc>',
+  [F_VIDEO_TITLE]: '<video:title>',
+  [F_VIDEO_DESCRIPTION]: '<video:description>',
+  [F_VIDEO_CONTENT]: '<video:content_loc>',
+  [F_VIDEO_PLAYER]: '<video:player_loc>',
+  [F_VIDEO_DURATION]: '<video:duration>',
+  [F_VIDEO_DATE]: '<video:publication_date>',
+  [F_NEWS_NAME]: '<news:name>',
+  [F_NEWS_LANGUAGE]: '<news:language>',
+  [F_NEWS_DATE]: '<news:publication_date>',
+  [F_NEWS_TITLE]: '<news:title>',
+  [F_BARE]: 'text',
+  [F_TITLE]: '<title>',
+  [F_PUBLISHED]: '<published>',
+  [F_CREATED]: '<created>',
 };
 
 interface VideoDraft extends SitemapVideo {
@@ -196,8 +210,10 @@ export class SitemapXmlHandler implements ElementHandler {
           if (local === 'entry') this.startEntry(1);
         } else if (depth === 2 && this.entryDepth === 1) {
           switch (local) {
-            case 'link': return this.atomLink(attrs ?? {});
-            case 'title': return this.capture(F_TITLE, depth);
+            case 'link':
+              return this.atomLink(attrs ?? {});
+            case 'title':
+              return this.capture(F_TITLE, depth);
             // Atom 1.0 dates an entry by <updated>, else <published>; Atom 0.3 by <modified>, <issued>, <created>.
             case 'updated':
             case 'modified':
@@ -288,10 +304,7 @@ export class SitemapXmlHandler implements ElementHandler {
   }
 
   private wrongEntry(element: string, inside: string, belongs: string): void {
-    this.sink.problem(
-      'WRONG_ENTRY_KIND',
-      `A ${element} entry in ${inside} (<${this.rootName}>) was skipped: it belongs in ${belongs}.`,
-    );
+    this.sink.problem('WRONG_ENTRY_KIND', `A ${element} entry in ${inside} (<${this.rootName}>) was skipped: it belongs in ${belongs}.`);
   }
 
   // ------------------------------------------------------------ <url>
@@ -299,11 +312,16 @@ export class SitemapXmlHandler implements ElementHandler {
   private openInUrl(local: string, depth: number, attrs: Attributes | null): void {
     if (depth === 2) {
       switch (local) {
-        case 'loc': return this.capture(F_LOC, depth);
-        case 'lastmod': return this.capture(F_LASTMOD, depth);
-        case 'changefreq': return this.capture(F_CHANGEFREQ, depth);
-        case 'priority': return this.capture(F_PRIORITY, depth);
-        case 'link': return this.alternate(attrs ?? {});
+        case 'loc':
+          return this.capture(F_LOC, depth);
+        case 'lastmod':
+          return this.capture(F_LASTMOD, depth);
+        case 'changefreq':
+          return this.capture(F_CHANGEFREQ, depth);
+        case 'priority':
+          return this.capture(F_PRIORITY, depth);
+        case 'link':
+          return this.alternate(attrs ?? {});
         case 'image':
           this.image = {};
           return this.startSub(S_IMAGE, depth);
@@ -325,13 +343,20 @@ export class SitemapXmlHandler implements ElementHandler {
           return;
         case S_VIDEO:
           switch (local) {
-            case 'thumbnail_loc': return this.capture(F_VIDEO_THUMBNAIL, depth);
-            case 'title': return this.capture(F_VIDEO_TITLE, depth);
-            case 'description': return this.capture(F_VIDEO_DESCRIPTION, depth);
-            case 'content_loc': return this.capture(F_VIDEO_CONTENT, depth);
-            case 'player_loc': return this.capture(F_VIDEO_PLAYER, depth);
-            case 'duration': return this.capture(F_VIDEO_DURATION, depth);
-            case 'publication_date': return this.capture(F_VIDEO_DATE, depth);
+            case 'thumbnail_loc':
+              return this.capture(F_VIDEO_THUMBNAIL, depth);
+            case 'title':
+              return this.capture(F_VIDEO_TITLE, depth);
+            case 'description':
+              return this.capture(F_VIDEO_DESCRIPTION, depth);
+            case 'content_loc':
+              return this.capture(F_VIDEO_CONTENT, depth);
+            case 'player_loc':
+              return this.capture(F_VIDEO_PLAYER, depth);
+            case 'duration':
+              return this.capture(F_VIDEO_DURATION, depth);
+            case 'publication_date':
+              return this.capture(F_VIDEO_DATE, depth);
           }
           return;
         case S_NEWS:
@@ -441,27 +466,69 @@ export class SitemapXmlHandler implements ElementHandler {
       this.defer('FIELD_TOO_LONG', `${FIELD_NAMES[field]} is longer than ${MAX_FIELD_CHARS} characters; it was cut.`);
     }
     switch (field) {
-      case F_LASTMOD: this.lastmod = value; return;
-      case F_CHANGEFREQ: this.changefreq = value; return;
-      case F_PRIORITY: this.priority = value; return;
-      case F_IMAGE_LOC: if (value !== '') this.image!.loc = value; return;
-      case F_IMAGE_TITLE: if (value !== '') this.image!.title = value; return;
-      case F_IMAGE_CAPTION: if (value !== '') this.image!.caption = value; return;
-      case F_VIDEO_THUMBNAIL: if (value !== '') this.video!.thumbnailLoc = value; return;
-      case F_VIDEO_TITLE: if (value !== '') this.video!.title = value; return;
-      case F_VIDEO_DESCRIPTION: if (value !== '') this.video!.description = value; return;
-      case F_VIDEO_CONTENT: if (value !== '') this.video!.contentLoc = value; return;
-      case F_VIDEO_PLAYER: if (value !== '') this.video!.playerLoc = value; return;
-      case F_VIDEO_DURATION: this.video!.durationText = value; return;
-      case F_VIDEO_DATE: if (value !== '') this.video!.publicationDate = value; return;
-      case F_NEWS_NAME: if (value !== '') this.news!.publicationName = value; return;
-      case F_NEWS_LANGUAGE: if (value !== '') this.news!.publicationLanguage = value; return;
-      case F_NEWS_DATE: if (value !== '') this.news!.publicationDate = value; return;
-      case F_NEWS_TITLE: if (value !== '') this.news!.title = value; return;
-      case F_BARE: this.bareText = value; return;
-      case F_TITLE: if (this.title === undefined && value !== '') this.title = value.replace(SPACE_RUN, ' '); return;
-      case F_PUBLISHED: this.published = value; return;
-      case F_CREATED: this.created = value; return;
+      case F_LASTMOD:
+        this.lastmod = value;
+        return;
+      case F_CHANGEFREQ:
+        this.changefreq = value;
+        return;
+      case F_PRIORITY:
+        this.priority = value;
+        return;
+      case F_IMAGE_LOC:
+        if (value !== '') this.image!.loc = value;
+        return;
+      case F_IMAGE_TITLE:
+        if (value !== '') this.image!.title = value;
+        return;
+      case F_IMAGE_CAPTION:
+        if (value !== '') this.image!.caption = value;
+        return;
+      case F_VIDEO_THUMBNAIL:
+        if (value !== '') this.video!.thumbnailLoc = value;
+        return;
+      case F_VIDEO_TITLE:
+        if (value !== '') this.video!.title = value;
+        return;
+      case F_VIDEO_DESCRIPTION:
+        if (value !== '') this.video!.description = value;
+        return;
+      case F_VIDEO_CONTENT:
+        if (value !== '') this.video!.contentLoc = value;
+        return;
+      case F_VIDEO_PLAYER:
+        if (value !== '') this.video!.playerLoc = value;
+        return;
+      case F_VIDEO_DURATION:
+        this.video!.durationText = value;
+        return;
+      case F_VIDEO_DATE:
+        if (value !== '') this.video!.publicationDate = value;
+        return;
+      case F_NEWS_NAME:
+        if (value !== '') this.news!.publicationName = value;
+        return;
+      case F_NEWS_LANGUAGE:
+        if (value !== '') this.news!.publicationLanguage = value;
+        return;
+      case F_NEWS_DATE:
+        if (value !== '') this.news!.publicationDate = value;
+        return;
+      case F_NEWS_TITLE:
+        if (value !== '') this.news!.title = value;
+        return;
+      case F_BARE:
+        this.bareText = value;
+        return;
+      case F_TITLE:
+        if (this.title === undefined && value !== '') this.title = value.replace(SPACE_RUN, ' ');
+        return;
+      case F_PUBLISHED:
+        this.published = value;
+        return;
+      case F_CREATED:
+        this.created = value;
+        return;
     }
   }
 
@@ -524,10 +591,14 @@ export class SitemapXmlHandler implements ElementHandler {
     this.entryDepth = -1;
     this.sub = S_NONE;
     switch (this.kind) {
-      case K_URLSET: return this.endUrl();
-      case K_INDEX: return this.endIndexEntry();
-      case K_RSS: return this.endFeedEntry('<item>', '<link>', rssDate);
-      case K_ATOM: return this.endFeedEntry('<entry>', '<link href>', atomDate);
+      case K_URLSET:
+        return this.endUrl();
+      case K_INDEX:
+        return this.endIndexEntry();
+      case K_RSS:
+        return this.endFeedEntry('<item>', '<link>', rssDate);
+      case K_ATOM:
+        return this.endFeedEntry('<entry>', '<link href>', atomDate);
     }
   }
 
@@ -559,11 +630,7 @@ export class SitemapXmlHandler implements ElementHandler {
       if (p >= 0 && p <= 1) {
         entry.priority = p;
       } else {
-        this.sink.problem(
-          'INVALID_PRIORITY',
-          `<priority> "${clip(this.priority)}" of ${loc} is not a number from 0.0 to 1.0; it was left out.`,
-          loc,
-        );
+        this.sink.problem('INVALID_PRIORITY', `<priority> "${clip(this.priority)}" of ${loc} is not a number from 0.0 to 1.0; it was left out.`, loc);
       }
     }
     if (this.alternates !== undefined) entry.alternates = this.alternates;

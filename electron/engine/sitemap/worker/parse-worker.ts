@@ -83,8 +83,7 @@ class Session {
     else if (m.t === 'ack') {
       this.inFlight--;
       if (m.buffer) this.writer.recycle(m.buffer);
-    }
-    else if (m.t === 'close') this.closed = true;
+    } else if (m.t === 'close') this.closed = true;
     this.signal();
   }
 
@@ -106,7 +105,12 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
   // canonicalising a URL costs the frontier's thread more than taking it in. The batches streamMapped
   // yields only count the items; their text is cut from the writer in the same order.
   const writer = session.writer;
-  const gen = streamMapped(session.body(), opts, (item) => writer.item(item), (chunk) => session.spent(chunk));
+  const gen = streamMapped(
+    session.body(),
+    opts,
+    (item) => writer.item(item),
+    (chunk) => session.spent(chunk),
+  );
   try {
     let r = await gen.next();
     while (!r.done) {
@@ -117,7 +121,10 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
       }
       const { bytes, ends, lastmods, ascii } = writer.take(r.value.length);
       // ends and lastmods are views of one buffer.
-      port.postMessage({ t: 'items', id: session.id, bytes, ascii, ends, lastmods } satisfies FromWorker, [bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
+      port.postMessage({ t: 'items', id: session.id, bytes, ascii, ends, lastmods } satisfies FromWorker, [
+        bytes.buffer as ArrayBuffer,
+        ends.buffer as ArrayBuffer,
+      ]);
       r = await gen.next();
     }
     if (!session.closed) post({ t: 'done', id: session.id, summary: r.value });

@@ -200,8 +200,10 @@ export class WireWriter {
       this.units += n + 5;
     } else {
       this.byte(91); // [
-      if (key === null) this.byte(48); // 0
-      else if (key === loc) this.byte(49); // 1
+      if (key === null)
+        this.byte(48); // 0
+      else if (key === loc)
+        this.byte(49); // 1
       else this.string(key);
       this.byte(44);
       this.string(loc);
@@ -211,7 +213,12 @@ export class WireWriter {
     const priority = entry.priority;
     const hasPriority = priority !== undefined && Number.isFinite(priority);
     const extra = !!(
-      entry.alternates?.length || entry.images?.length || entry.videos?.length || entry.news || entry.mobile?.length || entry.title !== undefined
+      entry.alternates?.length ||
+      entry.images?.length ||
+      entry.videos?.length ||
+      entry.news ||
+      entry.mobile?.length ||
+      entry.title !== undefined
     );
     // As encodeTail: placeholders for absent fields, trailing absents dropped.
     if (extra || hasPriority || changefreq !== undefined || lastmod !== undefined) {
@@ -267,7 +274,12 @@ export class WireWriter {
     }
     if (entry.videos?.length) more = this.member(more, '"v":', entry.videos);
     if (entry.news) more = this.member(more, '"n":', entry.news);
-    if (entry.mobile?.length) more = this.member(more, '"m":', entry.mobile.map((m) => [m.media, m.href]));
+    if (entry.mobile?.length)
+      more = this.member(
+        more,
+        '"m":',
+        entry.mobile.map((m) => [m.media, m.href]),
+      );
     if (entry.title !== undefined) this.member(more, '"t":', entry.title);
     this.byte(125); // }
   }

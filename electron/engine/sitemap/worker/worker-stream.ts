@@ -368,9 +368,6 @@ export function warmSitemapWorker(): void {
  * streamSitemap in the process's parse worker (see stream.ts for the contract). Falls back to
  * parsing on this thread when the worker is unavailable.
  */
-export function streamSitemapInWorker(
-  body: AsyncIterable<Buffer>,
-  opts: StreamSitemapOptions,
-): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
+export function streamSitemapInWorker(body: AsyncIterable<Buffer>, opts: StreamSitemapOptions): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
   return shared.stream(body, opts);
 }
