@@ -146,7 +146,11 @@ test('every column sorts, and "Reset columns" brings the defaults back', { skip:
   // Sorted by content type: the rows with one first, in order.
   await page.click(`${table} .vth[data-col=contentType]`);
   await waitFor('sorted by content type', async () => (await page.getAttribute(`${table} .vth[data-col=contentType]`, 'aria-sort')) === 'ascending', 10_000);
-  await waitFor('the first rows', async () => (await page.locator(`${table} .vrow.placeholder`).count()) === 0);
+  await waitFor(
+    'the first rows',
+    async () =>
+      (await page.locator(`${table} .vrow.placeholder`).count()) === 0 && (await page.locator(`${table} .vrow .vcell[data-col=contentType]`).count()) > 0,
+  );
   const types = await page.locator(`${table} .vrow .vcell[data-col=contentType]`).allInnerTexts();
   const want = rows
     .map((r) => r.contentType)
