@@ -63,8 +63,11 @@ export interface AddRequestResult {
 
 /** The one deduplication authority of a crawl. */
 export interface RequestQueue {
-  /** Admits a request, or counts it as a duplicate (and records the discovery) when its uniqueKey is known. */
-  addRequest(init: RequestInit): AddRequestResult;
+  /**
+   * Admits a request, or counts it as a duplicate (and records the discovery) when its uniqueKey is
+   * known. With `handled`, a new request is admitted as already handled ('listed': never handed out).
+   */
+  addRequest(init: RequestInit, options?: { handled?: boolean }): AddRequestResult;
   /** Next request to process, or null when none is pending right now. */
   fetchNextRequest(): Request | null;
   markRequestHandled(request: Request): void;
@@ -84,6 +87,16 @@ export interface RequestQueue {
   /** Every discovery of a URL, first one first; empty when unknown. */
   discoveriesOf(uniqueKey: string): Discovery[];
   has(uniqueKey: string): boolean;
+  /**
+   * Optional hint: about `n` URLs in all are coming (the sitemaps still to read), so an
+   * implementation can size its tables once. Any number may still be added.
+   */
+  reserve?(n: number): void;
+  /**
+   * Optional hint: the next addRequest calls bring these uniqueKeys, in this order (the first `n`;
+   * undefined for one the queue works out itself), so an implementation can ready their lookups together.
+   */
+  prepareKeys?(keys: readonly (string | undefined)[], n: number): void;
 }
 
 // ---------------------------------------------------------------- key-value store

@@ -71,8 +71,8 @@ export class MemoryRequestQueue implements RequestQueue {
 
   /**
    * Offset + 1 of the URL as given (length-prefixed, in `urls`) when it differs from its uniqueKey;
-   * 0 for the rest. Sitemaps list canonical URLs, so this is usually a handful (a dense column from the
-   * start cost 4 bytes per URL for nothing in a sitemap crawl, benchmark).
+   * 0 for the rest. Sitemaps list canonical URLs, so this is usually a handful (a dense column would
+   * cost 4 bytes per URL for nothing in a sitemap crawl).
    */
   private readonly urlOffsets = new SparseColumn();
   private sources = column(Uint8Array);
@@ -119,21 +119,8 @@ export class MemoryRequestQueue implements RequestQueue {
    * admitted as already handled ('listed': recorded, never handed out).
    */
   addRequest(init: RequestInit, options: { handled?: boolean } = {}): AddRequestResult {
-    const uniqueKey = init.uniqueKey ?? toUniqueKey(init.url);
-    const r = this.admit(init, uniqueKey, options.handled === true);
-    if (r >= 0) return { uniqueKey, id: r, wasAlreadyPresent: false, wasAlreadyHandled: false };
-    const id = -1 - r;
-    return { uniqueKey, id, wasAlreadyPresent: true, wasAlreadyHandled: this.states[id] === HANDLED };
-  }
-
-  /**
-   * addRequest for a caller that has the uniqueKey and needs no result object (a sitemap's entries, a
-   * million at a time): the id of a new request, -1 - id of a known one. `owned`: the caller made
-   * `init` for this call and lets it go, so it becomes the Request the hook gets (its id and retry
-   * count set on it) instead of being copied into one.
-   */
-  admit(init: RequestInit, uniqueKey: string, handled: boolean, owned = false): number {
     const source = sourceCode(init.source);
+    const uniqueKey = init.uniqueKey ?? toUniqueKey(init.url);
     checkDepth(init.depth, init.url);
     const id = this.keys.intern(uniqueKey);
     if (!this.keys.added) {
@@ -141,18 +128,12 @@ export class MemoryRequestQueue implements RequestQueue {
       this.addDiscovery(id, source, this.fromRef(init.discoveredFrom));
       this.nDuplicates++;
       this.opts.onDuplicate?.(id, d, init);
-      return -1 - id;
+      return { uniqueKey, id, wasAlreadyPresent: true, wasAlreadyHandled: this.states[id] === HANDLED };
     }
+    const handled = options.handled === true;
     this.store(id, init.url, uniqueKey, source, init.depth, init.discoveredFrom, init.label, init.userData, handled);
-    if (this.opts.onAdmitted && owned) {
-      const req = init as Request;
-      req.uniqueKey = uniqueKey;
-      req.id = id;
-      req.retryCount = 0;
-      this.opts.onAdmitted(req, handled ? 'listed' : 'queued');
-    } else if (this.opts.onAdmitted) {
-      // Built from the init, as build(id) would read it back: decoding the key from the arena
-      // and copying the object again cost more than the rest of an admission (benchmark profile).
+    if (this.opts.onAdmitted) {
+      // Built from the init, as build(id) would read it back, without decoding the key from the arena.
       const req: Request = { id, url: init.url, uniqueKey, source: init.source, depth: init.depth, retryCount: 0 };
       if (init.label !== undefined) req.label = init.label;
       if (init.discoveredFrom !== undefined) req.discoveredFrom = init.discoveredFrom;
@@ -161,7 +142,7 @@ export class MemoryRequestQueue implements RequestQueue {
       if (init.sitemapEntryJson !== undefined) req.sitemapEntryJson = init.sitemapEntryJson;
       this.opts.onAdmitted(req, handled ? 'listed' : 'queued');
     }
-    return id;
+    return { uniqueKey, id, wasAlreadyPresent: false, wasAlreadyHandled: false };
   }
 
   /** Re-admits a journalled request with its original id (hooks are not called). */
@@ -186,7 +167,7 @@ export class MemoryRequestQueue implements RequestQueue {
 
   /**
    * Re-records a journalled later discovery of request `id` (counted as a duplicate; no hook); `times`
-   * alike ones in a row are recorded as the first of them, as admit() records them, and all counted.
+   * alike ones in a row are recorded as the first of them, as addRequest records them, and all counted.
    */
   restoreDiscovery(id: number, d: Discovery, times = 1): void {
     this.checkId(id);
