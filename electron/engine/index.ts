@@ -14,6 +14,7 @@ export {
   type Discovery,
   type HttpFetcher,
   type KeyValueStore,
+  type ListingWire,
   type Request,
   type RequestInit,
   type ResultFacts,
@@ -23,13 +24,11 @@ export {
 export { MemoryRequestQueue } from './frontier/request-queue.js';
 export { inSitemapScope, tryUniqueKey } from './frontier/url.js';
 
-// Sitemaps: the list's checkpoint, the protocol's limits, dates, and an entry's compact JSON (the journal's).
+// Sitemaps: the list's checkpoint, the protocol's limits, dates, an entry's compact JSON and a listing's wire form (the journal's).
 export type { SitemapListResume, SitemapRequestListState } from './sitemap/request-list.js';
 export { PROTOCOL_MAX_BYTES, PROTOCOL_MAX_URLS } from './sitemap/read/limits.js';
 export { w3cDatetimeMs } from './sitemap/read/datetime.js';
 export { decodeEntry, encodeTail, entryExtra, type EntryExtra } from './sitemap/read/entry-codec.js';
-// A listing's lastmod as epoch ms, read once by the parse worker where it read the entry.
-export { entryLastmodMs } from './sitemap/read/entry-facts.js';
 
 // Page reading: robots meta and X-Robots-Tag directives.
 export { parseRobotsDirectives } from './links/links.js';

@@ -32,11 +32,17 @@ export interface RequestInit {
   discoveredFrom?: string;
   /** Sitemap data when the URL came from a sitemap entry. */
   sitemapEntry?: SitemapUrlEntry;
-  /**
-   * The entry as the parse worker wrote it: `"loc",lastmod,changefreq,priority,extra` (JSON array
-   * elements, see sitemap/entry-codec.ts), so the journal copies it instead of encoding it again.
-   */
-  sitemapEntryJson?: string;
+}
+
+/**
+ * A sitemap listing's wire form: its entry as the parse worker wrote it, handed beside the listing's
+ * RequestInit (never in it) so the journal can copy the text rather than encode the entry a second
+ * time on the busier thread (docs/performance.md). The entry object stays what the listing means;
+ * this is the same entry in the entry codec's text.
+ */
+export interface ListingWire {
+  /** `"loc",lastmod,changefreq,priority,extra`: the JSON array elements entry-codec.ts writes, for an entry whose uniqueKey is its loc. */
+  readonly entryJson: string;
 }
 
 /** A request admitted to the frontier. */
@@ -61,13 +67,17 @@ export interface AddRequestResult {
   wasAlreadyHandled: boolean;
 }
 
+export interface AddRequestOptions {
+  /** Admit a new request as already handled ('listed': recorded, never handed out). */
+  handled?: boolean;
+  /** A sitemap listing's wire form, handed on to the onAdmitted hook of a new request. */
+  wire?: ListingWire;
+}
+
 /** The one deduplication authority of a crawl. */
 export interface RequestQueue {
-  /**
-   * Admits a request, or counts it as a duplicate (and records the discovery) when its uniqueKey is
-   * known. With `handled`, a new request is admitted as already handled ('listed': never handed out).
-   */
-  addRequest(init: RequestInit, options?: { handled?: boolean }): AddRequestResult;
+  /** Admits a request, or counts it as a duplicate (and records the discovery) when its uniqueKey is known. */
+  addRequest(init: RequestInit, options?: AddRequestOptions): AddRequestResult;
   /** Next request to process, or null when none is pending right now. */
   fetchNextRequest(): Request | null;
   markRequestHandled(request: Request): void;
@@ -202,9 +212,9 @@ export type SitemapItem =
   /**
    * uniqueKey: the loc's uniqueKey when the parse worker computed it (null: the loc has none), so
    * the frontier's thread need not canonicalise it again; absent when parsed on the engine's thread.
-   * entryJson: the entry as the worker wrote it (see RequestInit.sitemapEntryJson).
+   * wire: the entry as the worker wrote it, when its uniqueKey is its loc.
    */
-  | { kind: 'url'; entry: SitemapUrlEntry; uniqueKey?: string | null; entryJson?: string }
+  | { kind: 'url'; entry: SitemapUrlEntry; uniqueKey?: string | null; wire?: ListingWire }
   | { kind: 'sitemap'; loc: string; lastmod?: string }
   | { kind: 'problem'; problem: Problem };
 
@@ -323,8 +333,11 @@ export interface ResultFacts {
  * Every URL state change goes through onAdmitted / onResult, so replaying them rebuilds the frontier.
  */
 export interface CrawlerHooks {
-  /** A new URL entered the frontier (state 'queued', or 'listed' when it will not be fetched). */
-  onAdmitted?(request: Request, state: 'queued' | 'listed'): void;
+  /**
+   * A new URL entered the frontier (state 'queued', or 'listed' when it will not be fetched); `wire`:
+   * the sitemap listing's wire form when the parse worker wrote one (the journal may copy it).
+   */
+  onAdmitted?(request: Request, state: 'queued' | 'listed', wire?: ListingWire): void;
   /** An already-known URL was found again: the discovery is recorded, nothing is scheduled. */
   onDuplicate?(id: number, discovery: Discovery, init: RequestInit): void;
   /** A URL is being fetched now (its result follows through onResult); not journalled: in flight only. */

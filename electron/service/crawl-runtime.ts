@@ -29,7 +29,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
-import { entryLastmodMs, tryUniqueKey } from '../engine/index.js';
+import { tryUniqueKey } from '../engine/index.js';
 import type {
   CrawlerCheckpoint,
   CrawlerHooks,
@@ -37,6 +37,7 @@ import type {
   CrawlerRunState,
   Discovery,
   HttpFetcher,
+  ListingWire,
   Request,
   RequestInit,
   ResultFacts,
@@ -599,7 +600,7 @@ export class CrawlRuntime {
   // ---------------------------------------------------------------- hooks
 
   readonly hooks: CrawlerHooks = {
-    onAdmitted: (req: Request, state: 'queued' | 'listed') => {
+    onAdmitted: (req: Request, state: 'queued' | 'listed', wire?: ListingWire) => {
       const w = this.writer!;
       if (this.data.ledger.expects(req.source)) this.giveUpLedger(`${req.url} is new`);
       this.endRepeats();
@@ -611,12 +612,12 @@ export class CrawlRuntime {
         from = -2 - ref;
       } else from = this.fromRef(req.discoveredFrom);
       const entry = req.source === 'sitemap' ? req.sitemapEntry : undefined;
-      const json = entry && req.sitemapEntryJson;
+      // The parse worker's text of the entry is copied when it is what encoding would write.
       const off =
-        json !== undefined && admitFits(req.url, req.uniqueKey, req.label, req.userData, json)
-          ? w.appendRecord(REC_ADMIT, req.id, admitSource(req.source, listed), req.depth, from, json)
+        entry && wire && admitFits(req.url, req.uniqueKey, req.label, req.userData, wire.entryJson)
+          ? w.appendRecord(REC_ADMIT, req.id, admitSource(req.source, listed), req.depth, from, wire.entryJson)
           : this.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
-      this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
+      this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
       if (this.data.auditLive) this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');
     },
@@ -642,7 +643,7 @@ export class CrawlRuntime {
       } else {
         const off = this.append(line);
         if (ref >= 0) {
-          this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod, entry ? entryLastmodMs(entry) : NaN);
+          this.data.store.listing(id, ref, entry ? off : -1, entry?.lastmod);
           this.repeats = { line, id, source: d.source, from, entry, n: 0 };
         }
       }

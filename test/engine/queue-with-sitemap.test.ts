@@ -4,7 +4,7 @@ import { createHttpFetcher } from '../../electron/engine/http/http.js';
 import { RequestQueueWithSitemap } from '../../electron/engine/frontier/queue-with-sitemap.js';
 import { MemoryRequestQueue } from '../../electron/engine/frontier/request-queue.js';
 import { SitemapRequestList } from '../../electron/engine/sitemap/request-list.js';
-import type { Request, RequestInit } from '../../electron/engine/types.js';
+import type { ListingWire, Request, RequestInit, RequestQueue } from '../../electron/engine/types.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
 
 const urlset = (origin: string, paths: string[]) =>
@@ -142,6 +142,49 @@ test('an entry already in the queue is counted as a duplicate, not scheduled aga
   }
   assert.deepEqual(got, ['http://127.0.0.1:1/dup', 'http://127.0.0.1:1/new']);
   assert.equal(queue.duplicateCount(), 1);
+  assert.equal(await q.isFinished(), true);
+});
+
+test("a listing's wire form goes beside its request to onAdmitted, for new URLs only, and works with any RequestQueue", async () => {
+  const inits = ['/a', '/dup', '/b'].map((p) => entry('http://127.0.0.1:1' + p));
+  const wire = (i: number): ListingWire | undefined => (i === 2 ? undefined : { entryJson: `"${inits[i]!.url}"` });
+  const list = fakeList(inits);
+  list.fetchNextBatch = async (max: number, wires?: (ListingWire | undefined)[]) => {
+    const out: RequestInit[] = [];
+    while (out.length < max && list.taken() < inits.length) {
+      const i = list.taken();
+      if (wires) wires[out.length] = wire(i);
+      out.push((await list.fetchNext())!);
+    }
+    return out;
+  };
+  const got: [string, ListingWire | undefined][] = [];
+  const inner = new MemoryRequestQueue({ onAdmitted: (r, _state, w) => got.push([r.url, w]) });
+  inner.addRequest({ url: 'http://127.0.0.1:1/dup', source: 'link', depth: 1 });
+  // Only the RequestQueue interface: no reserve or prepareKeys.
+  const queue: RequestQueue = {
+    addRequest: (init, options) => inner.addRequest(init, options),
+    fetchNextRequest: () => inner.fetchNextRequest(),
+    markRequestHandled: (r) => inner.markRequestHandled(r),
+    reclaimRequest: (r, o) => inner.reclaimRequest(r, o),
+    isEmpty: () => inner.isEmpty(),
+    isFinished: () => inner.isFinished(),
+    pendingCount: () => inner.pendingCount(),
+    inProgressCount: () => inner.inProgressCount(),
+    handledCount: () => inner.handledCount(),
+    totalCount: () => inner.totalCount(),
+    duplicateCount: () => inner.duplicateCount(),
+    discoveriesOf: (k) => inner.discoveriesOf(k),
+    has: (k) => inner.has(k),
+  };
+  const q = new RequestQueueWithSitemap({ queue, list, batchSize: 10 });
+  for (let r = await q.fetchNextRequest(); r; r = await q.fetchNextRequest()) q.markRequestHandled(r);
+  assert.deepEqual(got, [
+    ['http://127.0.0.1:1/dup', undefined],
+    ['http://127.0.0.1:1/a', { entryJson: '"http://127.0.0.1:1/a"' }],
+    ['http://127.0.0.1:1/b', undefined],
+  ]);
+  assert.equal(inner.duplicateCount(), 1);
   assert.equal(await q.isFinished(), true);
 });
 

@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import type { Problem, SitemapNode, SitemapUrlEntry } from '../../shared/model.js';
-import { dropLastmodMs, entryLastmodMs, hasLastmodMs } from '../../electron/engine/sitemap/read/entry-facts.js';
+import type { Problem, SitemapNode } from '../../shared/model.js';
 import { createHttpFetcher } from '../../electron/engine/http/http.js';
 import { Crawler } from '../../electron/engine/crawler/crawler.js';
 import { DEFAULT_SETTINGS } from '../../shared/model.js';
 import { SitemapRequestList, type SitemapRequestListOptions, type SitemapRequestListState } from '../../electron/engine/sitemap/request-list.js';
-import type { FetchResponse, KeyValueStore, RequestInit } from '../../electron/engine/types.js';
+import type { FetchResponse, KeyValueStore, ListingWire, RequestInit } from '../../electron/engine/types.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
 
 // ------------------------------------------------------------------ helpers
@@ -106,14 +105,6 @@ function openSpools(dir: string): number | null {
   }).length;
 }
 
-/** A copy of an entry from the parse worker without its lastmod's instant (checked to be there), as this thread's parse gives it. */
-function factless(entry: SitemapUrlEntry): SitemapUrlEntry {
-  assert.equal(hasLastmodMs(entry), entry.lastmod !== undefined, entry.loc);
-  const copy = { ...entry };
-  dropLastmodMs(copy);
-  return copy;
-}
-
 const paths = (inits: RequestInit[], origin: string) => inits.map((r) => r.url.slice(origin.length));
 const range = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
@@ -128,10 +119,11 @@ test('reads an index and its urlsets (gzip file included) into RequestInits, bre
   try {
     const o = server.origin;
     const { list, node } = makeList(server, ['/index.xml'], { parentId: 'robots', label: 'page', userData: { from: 'sm' } });
-    const first = await list.fetchNext();
-    // The parse worker read the lastmod for the frontier's thread too (entry-facts.ts).
-    assert.equal(entryLastmodMs(first!.sitemapEntry!), Date.UTC(2024, 3, 30));
-    first!.sitemapEntry = factless(first!.sitemapEntry!);
+    const wires: (ListingWire | undefined)[] = [];
+    const [first, ...more] = await list.fetchNextBatch(1, wires);
+    assert.equal(more.length, 0);
+    // The entry as the journal writes it, written by the parse worker, beside the request.
+    assert.deepEqual(wires, [{ entryJson: `"${o}/a1","2024-04-30"` }]);
     assert.deepEqual(first, {
       url: `${o}/a1`,
       // worked out by the parse worker, so the frontier's thread does not canonicalise it again
@@ -140,8 +132,6 @@ test('reads an index and its urlsets (gzip file included) into RequestInits, bre
       depth: 0,
       discoveredFrom: `${o}/a.xml`,
       sitemapEntry: { loc: `${o}/a1`, lastmod: '2024-04-30' },
-      // the entry as the journal writes it, written by the parse worker too
-      sitemapEntryJson: `"${o}/a1","2024-04-30"`,
       label: 'page',
       userData: { from: 'sm' },
     });
@@ -179,9 +169,15 @@ test('parsed on this thread (parseInWorker false, or SPINNERET_PARSE_WORKER=0): 
   const saved = process.env.SPINNERET_PARSE_WORKER;
   try {
     const inWorker = await drain(makeList(server, ['/index.xml']).list);
-    assert.ok(inWorker.every((r) => r.uniqueKey === r.url && r.sitemapEntryJson?.startsWith(`"${r.url}"`)));
-    const expected = inWorker.map(({ uniqueKey: _key, sitemapEntryJson: _json, ...rest }) => ({ ...rest, sitemapEntry: factless(rest.sitemapEntry!) }));
+    assert.ok(inWorker.every((r) => r.uniqueKey === r.url));
+    const expected = inWorker.map(({ uniqueKey: _key, ...rest }) => rest);
     assert.equal(expected.length, 3);
+    // Only the worker writes an entry's wire form.
+    const wires: (ListingWire | undefined)[] = [];
+    const here = makeList(server, ['/index.xml'], { parseInWorker: false }).list;
+    assert.equal((await here.fetchNextBatch(10, wires)).length, 2);
+    assert.deepEqual(wires, [undefined, undefined]);
+    await drain(here);
 
     assert.deepEqual(await drain(makeList(server, ['/index.xml'], { parseInWorker: false }).list), expected);
     process.env.SPINNERET_PARSE_WORKER = '0';

@@ -17,8 +17,6 @@ import { ownedChunk, ParseWorkerPool, parseWorkerUrl, streamSitemapInWorker } fr
 import { tryUniqueKey } from '../../electron/engine/frontier/url.js';
 import { encodeTail, entryExtra } from '../../electron/engine/sitemap/read/entry-codec.js';
 import { AHEAD, fromWire, WireWriter, wireItem, wireText } from '../../electron/engine/sitemap/worker/worker-protocol.js';
-import { dropLastmodMs, entryLastmodMs, hasLastmodMs } from '../../electron/engine/sitemap/read/entry-facts.js';
-import { w3cDatetimeMs } from '../../electron/engine/sitemap/read/datetime.js';
 import { CONFORMANCE_SITEMAPS_DIR as CONFORMANCE, hasConformanceData } from '../fixtures/conformance.js';
 
 const WORKERS = new URL('../fixtures/workers/', import.meta.url);
@@ -70,28 +68,15 @@ async function collect(stream: Stream, body: AsyncIterable<Buffer>, url: string,
     for (const item of r.value) {
       if (item.kind === 'url' && item.uniqueKey !== undefined) {
         assert.equal(item.uniqueKey, tryUniqueKey(item.entry.loc), item.entry.loc);
-        if (item.uniqueKey === item.entry.loc) assert.equal(item.entryJson, entryText(item.entry), 'the entry as the journal writes it');
-        else assert.equal(item.entryJson, undefined);
-        assertLastmodRead(item.entry);
+        if (item.uniqueKey === item.entry.loc) assert.deepEqual(item.wire, { entryJson: entryText(item.entry) }, 'the entry as the journal writes it');
+        else assert.equal(item.wire, undefined);
         delete item.uniqueKey;
-        delete item.entryJson;
+        delete item.wire;
         keyed++;
       }
       items.push(item);
     }
   }
-}
-
-/**
- * A URL entry with a lastmod comes from the worker with its instant (entry-facts.ts): it must be what
- * this thread reads from the text. Checked, then taken off.
- */
-function assertLastmodRead(entry: SitemapUrlEntry): void {
-  assert.equal(hasLastmodMs(entry), entry.lastmod !== undefined, entry.loc);
-  const got = entryLastmodMs(entry);
-  dropLastmodMs(entry);
-  assert.equal(hasLastmodMs(entry), false);
-  assert.equal(got, entry.lastmod === undefined ? NaN : w3cDatetimeMs(entry.lastmod), entry.loc);
 }
 
 /** The same, for readings on this thread and in the worker: equal items, and every URL keyed by the worker only. */
@@ -511,7 +496,7 @@ test('WireWriter cuts batches from the front: ends, ASCII flag and the items lef
       all.push(item);
       writer.item(item);
     }
-    const { bytes, ends, ascii, lastmods } = writer.take(take);
+    const { bytes, ends, ascii } = writer.take(take);
     const text = wireText(bytes, ascii);
     const batch = all.slice(taken.length, taken.length + take);
     assert.equal(
@@ -522,10 +507,7 @@ test('WireWriter cuts batches from the front: ends, ASCII flag and the items lef
     assert.equal(text, '[' + batch.map(wireItem).join(',') + ']');
     assert.equal(ends.length, take);
     batch.forEach((item, i) => assert.equal(text.slice(i === 0 ? 1 : ends[i - 1]! + 1, ends[i]), wireItem(item), 'ends[i] is just past item i'));
-    assert.equal(lastmods.length, take);
-    const got = fromWire(text, ends, lastmods);
-    for (const item of got) if (item.kind === 'url') assertLastmodRead(item.entry);
-    taken.push(...got);
+    taken.push(...fromWire(text, ends));
   }
   assert.equal(writer.size, 0);
   assert.deepEqual(
@@ -551,54 +533,6 @@ test('WireWriter cuts batches from the front: ends, ASCII flag and the items lef
   writer.item(long);
   const { bytes, ends, ascii } = writer.take(1);
   assert.deepEqual(fromWire(wireText(bytes, ascii), ends)[0], { ...long, uniqueKey: tryUniqueKey(long.entry.loc) });
-});
-
-test('each entry with a lastmod crosses with its instant, read in the worker; lastmods that do not match the items are not used', () => {
-  const entries: SitemapUrlEntry[] = [
-    { loc: 'http://127.0.0.1/a', lastmod: '2024-01-02T03:04:05+01:00' },
-    { loc: 'http://127.0.0.1/b', lastmod: 'yesterday', priority: 0.5 }, // kept as written, with a problem: not a W3C Datetime
-    { loc: 'http://127.0.0.1/c', lastmod: '2024-02', alternates: [{ lang: 'de', href: 'http://127.0.0.1/de/c' }] },
-    { loc: 'http://[bad', lastmod: '2024-02-03' },
-    { loc: 'http://127.0.0.1/d' },
-  ];
-  const items: SitemapItem[] = entries.map((entry) => ({ kind: 'url', entry }));
-  items.splice(
-    2,
-    0,
-    { kind: 'problem', problem: { code: 'X', message: 'between' } },
-    { kind: 'sitemap', loc: 'http://127.0.0.1/s.xml', lastmod: '2024-01-02' },
-  );
-  const writer = new WireWriter();
-  for (const item of items) writer.item(item);
-  const one = writer.take(3);
-  const two = writer.take(items.length - 3);
-  assert.equal(one.lastmods.buffer, one.ends.buffer, 'one buffer for both');
-  assert.equal(one.lastmods.byteOffset % 8, 0);
-  const back = [...fromWire(wireText(one.bytes, one.ascii), one.ends, one.lastmods), ...fromWire(wireText(two.bytes, two.ascii), two.ends, two.lastmods)];
-  const urls = back.filter((i): i is Extract<SitemapItem, { kind: 'url' }> => i.kind === 'url').map((i) => i.entry);
-  assert.deepEqual(
-    urls.map((e) => hasLastmodMs(e)),
-    [true, true, true, true, false],
-  );
-  assert.equal(entryLastmodMs(urls[0]!), Date.UTC(2024, 0, 2, 2, 4, 5));
-  assert.ok(Number.isNaN(entryLastmodMs(urls[1]!)), 'not a W3C Datetime');
-  assert.equal(entryLastmodMs(urls[2]!), Date.UTC(2024, 1, 1));
-  assert.equal(entryLastmodMs(urls[3]!), Date.UTC(2024, 1, 3));
-  assert.ok(Number.isNaN(entryLastmodMs(urls[4]!)), 'no lastmod');
-
-  // Without them (or with a count that does not match the items), the same instants are read from the entries.
-  for (const item of items) writer.item(item);
-  const all = writer.take(items.length);
-  const text = wireText(all.bytes, all.ascii);
-  for (const lastmods of [undefined, all.lastmods.subarray(0, items.length - 1), new Float64Array(items.length + 1)]) {
-    const got = fromWire(text, all.ends, lastmods);
-    const plain = got.filter((i): i is Extract<SitemapItem, { kind: 'url' }> => i.kind === 'url').map((i) => i.entry);
-    assert.ok(
-      plain.every((e) => !hasLastmodMs(e)),
-      `${lastmods?.length} lastmods for ${items.length} items`,
-    );
-    assert.deepEqual(plain.map(entryLastmodMs), urls.map(entryLastmodMs));
-  }
 });
 
 test('items cross to the main thread as they are, a URL item as a row with its uniqueKey compact (1 for the loc itself, 0 for none)', () => {
@@ -644,13 +578,17 @@ test('items cross to the main thread as they are, a URL item as a row with its u
   const back = fromWire(json, ends);
   assert.equal(back.length, items.length);
   assert.ok(
-    fromWire(json).every((item) => item.kind !== 'url' || item.entryJson === undefined),
-    'no entry text without the ends',
+    fromWire(json).every((item) => item.kind !== 'url' || item.wire === undefined),
+    'no wire form without the ends',
   );
   items.forEach((item, i) => {
     const key = item.kind === 'url' ? tryUniqueKey(item.entry.loc) : null;
     const want =
-      item.kind !== 'url' ? item : key === item.entry.loc ? { ...item, uniqueKey: key, entryJson: entryText(item.entry) } : { ...item, uniqueKey: key };
+      item.kind !== 'url'
+        ? item
+        : key === item.entry.loc
+          ? { ...item, uniqueKey: key, wire: { entryJson: entryText(item.entry) } }
+          : { ...item, uniqueKey: key };
     assert.deepEqual(back[i], want, JSON.stringify(item));
     if (item.kind === 'url')
       assert.deepEqual(Object.keys((back[i] as typeof want & { entry: object }).entry), Object.keys(item.entry), "fields in the parser's order");

@@ -10,7 +10,6 @@ import { isValidHreflang, TABLE_SIZES } from '../../electron/service/audit/hrefl
 import { lastmodVerdict } from '../../electron/service/audit/entry-checks.js';
 import { hashKey } from '../../electron/service/audit/key-hash.js';
 import type { HreflangAlternate, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
-import { giveLastmodMs } from '../../electron/engine/sitemap/read/entry-facts.js';
 
 const O = 'https://www.shop.test';
 const NOW = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -353,24 +352,6 @@ test('lastmod: invalid W3C datetimes and dates more than a day ahead', () => {
     { code: 'SITEMAP_INVALID_LASTMOD', count: 3 },
     { code: 'SITEMAP_FUTURE_LASTMOD', count: 2 },
   ]);
-});
-
-test('lastmod: an entry read by the parse worker is judged by that reading (the same function), not read again', () => {
-  const s = new Script();
-  // The listing's entry is { loc, ...extra }: a spread keeps the symbol the reading is kept under.
-  const read = (lastmod: string, ms: number): Omit<SitemapUrlEntry, 'loc'> => {
-    const extra = { lastmod };
-    giveLastmodMs(extra as SitemapUrlEntry, ms);
-    return extra;
-  };
-  // What the worker sends is w3cDatetimeMs of the text: these disagree with their text on purpose.
-  s.list(u('/r1'), SM, read('2024-05-31', NOW + 7 * 86400_000));
-  s.list(u('/r2'), SM, read('2999-01-01', Date.UTC(2024, 0, 1)));
-  s.list(u('/r3'), SM, read('2024-05-31', NaN));
-  s.list(u('/r4'), SM, { lastmod: '2999-01-01' }); // not read: read here
-  const e = run(s.events);
-  assert.deepEqual(e.urlsOf('SITEMAP_FUTURE_LASTMOD'), ids(s, [u('/r1'), u('/r4')]));
-  assert.deepEqual(e.urlsOf('SITEMAP_INVALID_LASTMOD'), ids(s, [u('/r3')]));
 });
 
 test('lastmod: a date is judged by the clock as it reads at the listing, moved on or set back', () => {

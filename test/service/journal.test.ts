@@ -108,6 +108,26 @@ test('a uniqueKey that differs from the URL, a label and userData are kept', () 
   assert.equal(rec.entry, undefined);
 });
 
+test('ADMIT lines are byte for byte what journals have always held for them', () => {
+  const plain: SitemapUrlEntry = {
+    loc: 'https://shop.example/p/1',
+    lastmod: '2024-01-15',
+    priority: 0.5,
+    alternates: [{ lang: 'de', href: 'https://shop.example/de/p/1' }],
+  };
+  const quoted: SitemapUrlEntry = { loc: 'https://shop.example/p/"1"\\', changefreq: 'daily' };
+  const admit = (e: SitemapUrlEntry, key = e.loc, label?: string, userData?: Record<string, unknown>) =>
+    encodeAdmit(1, 'sitemap', false, 0, -2, e.loc, key, e, label, userData);
+  assert.equal(admit(plain), '[0,1,2,0,-2,"https://shop.example/p/1","2024-01-15",0,0.5,{"a":[["de","https://shop.example/de/p/1"]]}]\n');
+  assert.equal(admit(quoted), '[0,1,2,0,-2,"https://shop.example/p/\\"1\\"\\\\",0,"daily"]\n');
+  assert.equal(admit({ loc: 'https://shop.example/p/2' }), '[0,1,2,0,-2,"https://shop.example/p/2"]\n');
+  assert.equal(admit({ loc: 'https://shop.example/p/3', priority: 0.1 + 0.2 }), '[0,1,2,0,-2,"https://shop.example/p/3",0,0,0.30000000000000004]\n');
+  assert.equal(
+    admit(plain, 'https://shop.example/p/1?', 'lbl', { x: 1 }),
+    '[0,1,2,0,-2,"https://shop.example/p/1","2024-01-15",0,0.5,{"a":[["de","https://shop.example/de/p/1"]],"k":"https://shop.example/p/1?","l":"lbl","u":{"x":1}}]\n',
+  );
+});
+
 test("the entry's JSON from the parse worker is copied when it fits, and the line is the one encoding would write", () => {
   const text = (e: SitemapUrlEntry) => JSON.stringify(e.loc) + encodeTail(e, entryExtra(e));
   const w = JournalWriter.open(path.join(tmp(), 'journal.jsonl'), 0);

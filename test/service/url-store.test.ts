@@ -27,21 +27,23 @@ test('UrlStore keeps journal offsets past 4 GiB exactly, the first sitemap entry
   assert.throws(() => s.result(2, ST_DONE, 200, undefined, 2 ** 40), /past 1 TiB/);
 });
 
-test("UrlStore takes a lastmod already read (the parse worker's) and reads the others itself, any spelling", () => {
+test('UrlStore reads each lastmod, any spelling: a W3C Datetime, else what Date.parse reads', () => {
   const s = new UrlStore();
-  s.admit(0, 'sitemap', true, 0, 0, 10, '2024-01-02', Date.UTC(2024, 0, 2, 0, 0, 7));
-  s.admit(1, 'sitemap', true, 0, 0, 20, '2024-01-02'); // not read yet
-  s.admit(2, 'sitemap', true, 0, 0, 30, 'Tue, 02 Jan 2024 10:00:00 GMT', NaN); // no W3C Datetime: Date.parse
-  s.admit(3, 'sitemap', true, 0, 0, 40, 'someday', NaN);
-  s.admit(4, 'sitemap', true, 0, 0, 50, undefined, 12_345_000); // an instant with no lastmod is nobody's
-  assert.equal(s.lastmodOf(0), Date.UTC(2024, 0, 2, 0, 0, 7) / 1000, 'the instant given, not the text read again');
+  s.admit(0, 'sitemap', true, 0, 0, 10, '2024-01-02T00:00:07Z');
+  s.admit(1, 'sitemap', true, 0, 0, 20, '2024-01-02');
+  s.admit(2, 'sitemap', true, 0, 0, 30, 'Tue, 02 Jan 2024 10:00:00 GMT'); // no W3C Datetime: Date.parse
+  s.admit(3, 'sitemap', true, 0, 0, 40, 'someday');
+  s.admit(4, 'sitemap', true, 0, 0, 50, undefined);
+  assert.equal(s.lastmodOf(0), Date.UTC(2024, 0, 2, 0, 0, 7) / 1000);
   assert.equal(s.lastmodOf(1), Date.UTC(2024, 0, 2) / 1000);
   assert.equal(s.lastmodOf(2), Date.UTC(2024, 0, 2, 10) / 1000);
   assert.equal(s.lastmodOf(3), 0);
   assert.equal(s.lastmodOf(4), 0);
   s.admit(5, 'link', false, 1, -1, -1, undefined);
-  s.listing(5, 1, 60, '2024-03-04', Date.UTC(2024, 2, 4));
+  s.listing(5, 1, 60, '2024-03-04');
   assert.equal(s.lastmodOf(5), Date.UTC(2024, 2, 4) / 1000, 'a later listing gives its first entry');
+  s.listing(5, 2, 70, '2025-01-01');
+  assert.equal(s.lastmodOf(5), Date.UTC(2024, 2, 4) / 1000, 'only the first entry counts');
 });
 
 test('UrlStore grows its result columns only as results come, and reads no result as none', () => {

@@ -12,6 +12,7 @@ import {
   type Discovery,
   type FetchResponse,
   type HttpFetcher,
+  type ListingWire,
   type PageInfo,
   type PageLink,
   type Request,
@@ -112,7 +113,7 @@ export class Crawler {
     }
 
     const queueHooks = {
-      onAdmitted: (req: Request, state: 'queued' | 'listed') => this.hooks.onAdmitted?.(req, state),
+      onAdmitted: (req: Request, state: 'queued' | 'listed', wire?: ListingWire) => this.hooks.onAdmitted?.(req, state, wire),
       onDuplicate: (id: number, d: Discovery, init: RequestInit) => this.hooks.onDuplicate?.(id, d, init),
     };
     this.queue = opts.queue ?? new MemoryRequestQueue(queueHooks);

@@ -4,7 +4,7 @@
  * sitemap entries are moved over only when the queue runs low, so the list is read as needed.
  */
 import type { SitemapRequestList } from '../sitemap/request-list.js';
-import type { AddRequestResult, Request, RequestInit, RequestQueue } from '../types.js';
+import type { AddRequestResult, ListingWire, Request, RequestInit, RequestQueue } from '../types.js';
 import { tryUniqueKey } from './url.js';
 
 /** The frontier is readied ahead for at most this many times the URLs it holds (see reserve). */
@@ -37,8 +37,9 @@ export class RequestQueueWithSitemap {
   private nInvalid = 0;
   /** The list's readCount() when the frontier was last readied for what is to come. */
   private sitemapsSeen = 0;
-  /** The uniqueKeys of the batch being admitted (scratch, reused). */
+  /** The uniqueKeys and wire forms of the batch being admitted (scratch, reused). */
   private readonly keys: (string | undefined)[] = [];
+  private readonly wires: (ListingWire | undefined)[] = [];
 
   constructor(opts: RequestQueueWithSitemapOptions) {
     this.queue = opts.queue;
@@ -103,7 +104,8 @@ export class RequestQueueWithSitemap {
       // Each entry adds at most one pending request: asking for no more than the room left keeps
       // the result the same as taking them one by one, with one await per batch instead of per entry.
       const room = Math.min(this.batchSize - moved, this.batchSize - this.queue.pendingCount());
-      const inits = await this.list.fetchNextBatch(room);
+      const wires = this.wires;
+      const inits = await this.list.fetchNextBatch(room, wires);
       if (inits.length === 0) return;
       moved += inits.length;
       if (this.queue.prepareKeys) {
@@ -111,7 +113,8 @@ export class RequestQueueWithSitemap {
         for (let i = 0; i < inits.length; i++) keys[i] = inits[i]!.uniqueKey;
         this.queue.prepareKeys(keys, inits.length);
       }
-      for (const init of inits) this.admit(init);
+      for (let i = 0; i < inits.length; i++) this.admit(inits[i]!, wires[i]);
+      wires.fill(undefined, 0, inits.length); // a wire's text holds its whole batch's text
     }
   }
 
@@ -129,7 +132,7 @@ export class RequestQueueWithSitemap {
     if (expected > 0) this.queue.reserve(held + Math.min(expected, RESERVE_AHEAD * Math.max(held, RESERVE_MIN)));
   }
 
-  private admit(init: RequestInit): void {
+  private admit(init: RequestInit, wire: ListingWire | undefined): void {
     const uniqueKey = init.uniqueKey ?? tryUniqueKey(init.url);
     if (uniqueKey === null) {
       this.nInvalid++;
@@ -142,6 +145,6 @@ export class RequestQueueWithSitemap {
       this.nSkipped++;
       return;
     }
-    this.queue.addRequest(init, { handled: decision === 'listed' });
+    this.queue.addRequest(init, wire === undefined ? { handled: decision === 'listed' } : { handled: decision === 'listed', wire });
   }
 }

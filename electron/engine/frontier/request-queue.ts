@@ -25,12 +25,21 @@ import { RunRing } from '../compact/int-ring.js';
 import { SparseColumn } from '../compact/sparse-column.js';
 import { StringIndex } from '../compact/string-index.js';
 import { column, ensureCapacity, widened } from '../compact/typed-growth.js';
-import { EngineError, type AddRequestResult, type Discovery, type Request, type RequestInit, type RequestQueue } from '../types.js';
+import {
+  EngineError,
+  type AddRequestOptions,
+  type AddRequestResult,
+  type Discovery,
+  type ListingWire,
+  type Request,
+  type RequestInit,
+  type RequestQueue,
+} from '../types.js';
 import { toUniqueKey } from './url.js';
 
 export interface MemoryRequestQueueOptions {
-  /** A new URL was admitted: the full Request (with sitemapEntry), and whether it will be fetched. */
-  onAdmitted?(req: Request, state: 'queued' | 'listed'): void;
+  /** A new URL was admitted: the full Request (with sitemapEntry), whether it will be fetched, and its listing's wire form if any. */
+  onAdmitted?(req: Request, state: 'queued' | 'listed', wire?: ListingWire): void;
   /** A known URL was found again; the discovery has been recorded. */
   onDuplicate?(id: number, d: Discovery, init: RequestInit): void;
 }
@@ -116,9 +125,9 @@ export class MemoryRequestQueue implements RequestQueue {
 
   /**
    * Admits a request, or records a discovery of a known one. With `handled`, a new request is
-   * admitted as already handled ('listed': recorded, never handed out).
+   * admitted as already handled ('listed': recorded, never handed out); `wire` goes to onAdmitted.
    */
-  addRequest(init: RequestInit, options: { handled?: boolean } = {}): AddRequestResult {
+  addRequest(init: RequestInit, options: AddRequestOptions = {}): AddRequestResult {
     const source = sourceCode(init.source);
     const uniqueKey = init.uniqueKey ?? toUniqueKey(init.url);
     checkDepth(init.depth, init.url);
@@ -139,8 +148,7 @@ export class MemoryRequestQueue implements RequestQueue {
       if (init.discoveredFrom !== undefined) req.discoveredFrom = init.discoveredFrom;
       if (init.userData !== undefined) req.userData = init.userData;
       if (init.sitemapEntry) req.sitemapEntry = init.sitemapEntry;
-      if (init.sitemapEntryJson !== undefined) req.sitemapEntryJson = init.sitemapEntryJson;
-      this.opts.onAdmitted(req, handled ? 'listed' : 'queued');
+      this.opts.onAdmitted(req, handled ? 'listed' : 'queued', options.wire);
     }
     return { uniqueKey, id, wasAlreadyPresent: false, wasAlreadyHandled: false };
   }

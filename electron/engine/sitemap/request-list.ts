@@ -39,6 +39,7 @@ import {
   type FetchResponse,
   type HttpFetcher,
   type KeyValueStore,
+  type ListingWire,
   type RequestInit,
   type SitemapItem,
   type SitemapLimits,
@@ -95,8 +96,8 @@ export interface SitemapRequestListOptions {
   spoolDir?: string;
   /**
    * Parse sitemaps in a worker thread: inflating and tokenizing run on another core and this thread
-   * only takes in finished entries. False parses on this thread (same results, about 25% slower
-   * ingest at a million URLs, some 20 MB less memory). Default: true unless the environment sets SPINNERET_PARSE_WORKER=0.
+   * only takes in finished entries. False parses on this thread (same results, a slower ingest, less
+   * memory: docs/performance.md). Default: true unless the environment sets SPINNERET_PARSE_WORKER=0.
    */
   parseInWorker?: boolean;
 }
@@ -269,12 +270,12 @@ export class SitemapRequestList {
 
   /**
    * Up to `max` next URL entries, at least one unless the sitemaps are read (or the limit is hit):
-   * the entries already parsed, handed out without a promise each (at a million URLs, one await per
-   * entry cost more than the dedup itself: benchmark profile). It returns before any I/O once it
-   * holds an entry: entries handed out count as consumed in getState(), so they must reach the
-   * caller before a checkpoint can be taken in that I/O's wait.
+   * the entries already parsed, handed out without a promise each (an await per entry cost more than
+   * the dedup itself). It returns before any I/O once it holds an entry: entries handed out count as
+   * consumed in getState(), so they must reach the caller before a checkpoint can be taken in that
+   * I/O's wait. With `wires`, wires[i] is set to entry i's wire form (undefined when it has none).
    */
-  fetchNextBatch(max: number): Promise<RequestInit[]> {
+  fetchNextBatch(max: number, wires?: (ListingWire | undefined)[]): Promise<RequestInit[]> {
     return this.serial(async () => {
       const out: RequestInit[] = [];
       while (out.length < max) {
@@ -285,6 +286,7 @@ export class SitemapRequestList {
           s = this.step();
         }
         if (s === STEP_NONE) break;
+        if (wires) wires[out.length] = this.peeked!.wire;
         out.push(this.handOut());
       }
       return out;
@@ -463,14 +465,13 @@ export class SitemapRequestList {
 
   /** Hands out the peeked entry as a RequestInit (call after a step or peek found one). */
   private handOut(): RequestInit {
-    const { entry, uniqueKey, entryJson } = this.peeked!;
+    const { entry, uniqueKey } = this.peeked!;
     const sitemapUrl = this.peekedFrom;
     this.peeked = null;
     this.reading!.consumed++;
     this.processed++;
     const init: RequestInit = { url: entry.loc, source: 'sitemap', depth: 0, discoveredFrom: sitemapUrl, sitemapEntry: entry };
     if (typeof uniqueKey === 'string') init.uniqueKey = uniqueKey; // worked out by the parse worker
-    if (entryJson !== undefined) init.sitemapEntryJson = entryJson;
     if (this.opts.label !== undefined) init.label = this.opts.label;
     if (this.opts.userData !== undefined) init.userData = this.opts.userData;
     return init;
@@ -693,8 +694,7 @@ export class SitemapRequestList {
 
   /**
    * Fetches the sitemap to be read next (the head of the queue) while this one is parsed, so no
-   * sitemap waits for its request when the one before ends (at a million URLs in 21 sitemaps, the
-   * parse worker stood idle 3–7 ms at each boundary: the request, its headers, the spool file).
+   * sitemap waits for its request, its headers and its spool file when the one before ends.
    * Its body is spooled at once, as a response handed in is; robots.txt is asked first, and a
    * disallowed or failed fetch is reported when the sitemap's turn comes; close() calls it off.
    * One sitemap ahead at most, and only while one is being read; none under a URL limit,

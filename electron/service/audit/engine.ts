@@ -11,9 +11,9 @@
  * sitemaps still being read. Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
-import { EngineError, SparseColumn, column, ensureCapacity, entryLastmodMs, inSitemapScope, tryUniqueKey, widened } from '../../engine/index.js';
+import { EngineError, SparseColumn, column, ensureCapacity, inSitemapScope, tryUniqueKey, widened } from '../../engine/index.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
-import { lastmodVerdictAt, SiteVariants } from './entry-checks.js';
+import { lastmodVerdict, SiteVariants } from './entry-checks.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { canonicalisedElsewhere, isHtmlType, saysNoindex } from './indexability.js';
 import { isValidHreflang } from './hreflang-codes.js';
@@ -613,7 +613,7 @@ export class AuditEngine {
       }
     }
     if (entry?.lastmod !== undefined) {
-      const v = lastmodVerdictAt(entryLastmodMs(entry), this.now());
+      const v = lastmodVerdict(entry.lastmod, this.now());
       if (v !== 'ok') {
         this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
         if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', times);

@@ -11,12 +11,7 @@ export type LastmodVerdict = 'ok' | 'invalid' | 'future';
 
 /** Whether a lastmod is a valid W3C Datetime, and not more than a day after `now`. */
 export function lastmodVerdict(lastmod: string, now: number): LastmodVerdict {
-  // One hand-written pass checks and reads it (once per listing: a million at a time).
-  return lastmodVerdictAt(w3cDatetimeMs(lastmod), now);
-}
-
-/** lastmodVerdict of a lastmod already read (w3cDatetimeMs: NaN when it is not a W3C Datetime). */
-export function lastmodVerdictAt(ms: number, now: number): LastmodVerdict {
+  const ms = w3cDatetimeMs(lastmod);
   if (Number.isNaN(ms)) return 'invalid';
   return ms > now + FUTURE_SLACK_MS ? 'future' : 'ok';
 }

@@ -73,20 +73,8 @@ export class UrlStore {
 
   private readonly c: CrawlCounters = emptyCounters();
 
-  /**
-   * Records a new URL. `sitemapRef` is the FROM entry of the sitemap that listed it (or -1);
-   * `lastmodMs`, the lastmod's instant when the caller has it (see listing).
-   */
-  admit(
-    id: number,
-    source: RequestSource,
-    listed: boolean,
-    depth: number,
-    sitemapRef: number,
-    entryOffset: number,
-    lastmod: string | undefined,
-    lastmodMs = NaN,
-  ): void {
+  /** Records a new URL. `sitemapRef` is the FROM entry of the sitemap that listed it (or -1). */
+  admit(id: number, source: RequestSource, listed: boolean, depth: number, sitemapRef: number, entryOffset: number, lastmod: string | undefined): void {
     if (id !== this.count) throw new Error(`UrlStore: admission ${id} out of order (next is ${this.count})`);
     this.grow(id + 1);
     this.count = id + 1;
@@ -95,7 +83,7 @@ export class UrlStore {
     this.source[id] = SOURCES.indexOf(source);
     if (depth !== 0 && this.depth === null) this.depth = ensureCapacity(column(Uint16Array), this.state.length);
     if (this.depth !== null) this.depth[id] = Math.min(depth, 0xffff);
-    if (sitemapRef >= 0) this.listing(id, sitemapRef, entryOffset, lastmod, lastmodMs);
+    if (sitemapRef >= 0) this.listing(id, sitemapRef, entryOffset, lastmod);
     this.c.discovered++;
     this.c.bySource[source]++;
     if (listed) this.c.listed++;
@@ -103,12 +91,8 @@ export class UrlStore {
     this.version++;
   }
 
-  /**
-   * Records that a sitemap (FROM entry `ref`) lists URL `id`, with the record holding its entry.
-   * `lastmodMs`: the lastmod read as a W3C Datetime already (entryLastmodMs), NaN when it was not
-   * one or is not known (then it is read here, with Date.parse for other spellings).
-   */
-  listing(id: number, ref: number, entryOffset: number, lastmod: string | undefined, lastmodMs = NaN): void {
+  /** Records that a sitemap (FROM entry `ref`) lists URL `id`, with the record holding its entry. */
+  listing(id: number, ref: number, entryOffset: number, lastmod: string | undefined): void {
     if (ref + 1 > 0xffff && this.smFirst instanceof Uint16Array) this.smFirst = widened(this.smFirst);
     const first = this.smFirst[id]!;
     if (first === 0) {
@@ -120,7 +104,7 @@ export class UrlStore {
     }
     if (!this.entries.has(id) && entryOffset >= 0) {
       this.entries.set(id, entryOffset);
-      if (lastmod !== undefined) this.lastmodSec[id] = lastmodSeconds(Number.isNaN(lastmodMs) ? parseLastmod(lastmod) : lastmodMs);
+      if (lastmod !== undefined) this.lastmodSec[id] = lastmodSeconds(parseLastmod(lastmod));
     }
     this.version++;
   }

@@ -125,8 +125,8 @@ export function admittedListed(s: number): boolean {
 }
 
 /**
- * Whether an entry's JSON as the parse worker wrote it (`"url",lastmod,…`) is what ADMIT writes after
- * `[0,id,s,depth,from,`: nothing joins its extra (key, label, userData) and it spells `url` plainly.
+ * Whether a listing's wire text (the engine's ListingWire: `"url",lastmod,…`) is what ADMIT writes
+ * after `[0,id,s,depth,from,`: nothing joins its extra (key, label, userData) and it spells `url` plainly.
  */
 export function admitFits(url: string, uniqueKey: string, label: string | undefined, userData: unknown, entryJson: string): boolean {
   return uniqueKey === url && label === undefined && userData === undefined && spells(entryJson, url);

@@ -102,9 +102,8 @@ export class JournalWriter {
 
   /**
    * Queues `[a,b,c,d,e,` + text + `]\n` (an ADMIT line whose entry the parse worker wrote: see
-   * journal-format.ts) straight into the batch buffer, the numbers as digits and the text as UTF-8:
-   * building the line as a string first cost a dozen intermediate strings and a copy per URL.
-   * Returns its offset.
+   * admitFits in format.ts) straight into the batch buffer, without building the line as a string
+   * first. Returns its offset.
    */
   appendRecord(a: number, b: number, c: number, d: number, e: number, text: string): number {
     const at = this.used;

@@ -3,9 +3,9 @@
  * for an absent lastmod or changefreq, null for an absent priority (0.0 is a real one), trailing
  * absents dropped, and `extra` = {a: hreflang [[lang,href]…], i: images, v: videos, n: news,
  * m: mobile alternates [[media,href]…], t: a feed item's title} only when one of them is there.
- * The journal's ADMIT and DUP records end with it, and the parse worker hands URL entries to the
- * frontier's thread as `[key,"loc"` + it + `]` (JSON.parse reads arrays of values at less than half
- * the cost of the same entries as objects; see worker-protocol.ts).
+ * The journal's ADMIT, DUP and DUPS records end with it (journal/format.ts), and the parse worker's
+ * URL rows are `[key,"loc"` + it + `]` (worker-protocol.ts): the same text, so the journal can copy an
+ * entry the worker wrote (ListingWire) instead of encoding it again.
  */
 import type { HreflangAlternate, SitemapImage, SitemapMobileAlternate, SitemapNews, SitemapUrlEntry, SitemapVideo } from '../../../../shared/model.js';
 

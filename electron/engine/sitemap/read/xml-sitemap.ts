@@ -611,7 +611,6 @@ export class SitemapXmlHandler implements ElementHandler {
     if (loc === null) return;
     const entry: SitemapUrlEntry = { loc };
     if (this.lastmod !== undefined) {
-      // Read, not only checked: the parse worker hands its instant on (entry-facts.ts), from this read.
       if (!Number.isNaN(w3cDatetimeMs(this.lastmod))) entry.lastmod = this.lastmod;
       else this.invalidLastmod(loc, this.lastmod, entry);
     }

@@ -119,12 +119,8 @@ async function run(session: Session, opts: Extract<ToWorker, { t: 'open' }>['opt
         await gen.return(undefined as never);
         return;
       }
-      const { bytes, ends, lastmods, ascii } = writer.take(r.value.length);
-      // ends and lastmods are views of one buffer.
-      port.postMessage({ t: 'items', id: session.id, bytes, ascii, ends, lastmods } satisfies FromWorker, [
-        bytes.buffer as ArrayBuffer,
-        ends.buffer as ArrayBuffer,
-      ]);
+      const { bytes, ends, ascii } = writer.take(r.value.length);
+      port.postMessage({ t: 'items', id: session.id, bytes, ascii, ends } satisfies FromWorker, [bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer]);
       r = await gen.next();
     }
     if (!session.closed) post({ t: 'done', id: session.id, summary: r.value });

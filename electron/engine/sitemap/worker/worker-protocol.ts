@@ -7,10 +7,10 @@
  * batches as JSON text in UTF-8 (cheaper for the main thread to take in than a structured clone of
  * the same objects), at most AHEAD batches beyond the ones the main thread's consumer has taken
  * (`ack`, which returns the batch's buffer), so memory stays bounded whatever the pace of the frontier.
+ * URL items travel as arrays (UrlRow), which JSON.parse reads at about half the cost of objects.
  */
 import type { SitemapImage, SitemapUrlEntry } from '../../../../shared/model.js';
 import { decodeEntry, entryExtra } from '../read/entry-codec.js';
-import { giveLastmodMs, lastmodFact } from '../read/entry-facts.js';
 import type { SitemapItem, SitemapSummary } from '../../types.js';
 import { isFastPathCanonical, tryUniqueKey } from '../../frontier/url.js';
 import type { StreamSitemapOptions } from '../read/stream.js';
@@ -37,14 +37,12 @@ export type FromWorker =
   /**
    * One batch of SitemapItems, as JSON in UTF-8 (`ascii` when it is all ASCII): URL items as rows
    * (UrlRow) with their uniqueKey, others as they are; `ends[i]` is the offset just past item i in
-   * the decoded text (WireWriter.take, wireText), `lastmods[i]` item i's lastmod read (entry-facts.ts;
-   * NaN for none). The two are views of one buffer: one transfer (each costs as much as the message).
+   * the decoded text (WireWriter.take, wireText), so each entry's text can be cut out (ListingWire).
    */
-  | { t: 'items'; id: number; bytes: Uint8Array; ascii: boolean; ends: Int32Array; lastmods: Float64Array }
+  | { t: 'items'; id: number; bytes: Uint8Array; ascii: boolean; ends: Int32Array }
   /**
    * A body chunk's memory the worker has finished with, given back (transferred): freed by this
-   * thread's next minor collection, where in the worker it waited for a full one (+10 MB RSS at 1M
-   * URLs once the worker made little garbage).
+   * thread's next minor collection, where in the worker it would wait for a full one.
    */
   | { t: 'spent'; id: number; buffer: ArrayBuffer }
   | { t: 'done'; id: number; summary: SitemapSummary }
@@ -60,9 +58,9 @@ export type UrlRow = [string | 0 | 1, string, ...unknown[]];
 
 /**
  * Worker side: items written as the JSON text of their batch, in UTF-8, straight into one growing
- * buffer (no string per row: in the worker's small young generation, building each row as a string
- * cost more in garbage collection than the parse of the entry). `item` appends an item; `take(n)`
- * cuts the first n held items as a batch's bytes, `[item,item,…]`, with each item's end.
+ * buffer (no string per row: in the worker's small young generation, a string per row cost more in
+ * garbage collection than parsing the entry). `item` appends an item; `take(n)` cuts the first n
+ * held items as a batch's bytes, `[item,item,…]`, with each item's end.
  */
 export class WireWriter {
   /** 256 KB: a batch of usual rows and the items left over fit without growing it (see take). */
@@ -74,11 +72,6 @@ export class WireWriter {
   /** Per held item: its end (before its comma) in bytes and in UTF-16 units from the buffer's start. */
   private byteEnds: number[] = [];
   private unitEnds: number[] = [];
-  /**
-   * Per held item: its lastmod's instant (entry-facts.ts lastmodFact; NaN for none). Typed: a plain
-   * array of them changed its elements' kind as NaN and large instants came (3 deoptimizations of item).
-   */
-  private lastmods = new Float64Array(512);
 
   /** Items held. */
   get size(): number {
@@ -92,11 +85,7 @@ export class WireWriter {
       // A loc on the fast path is its own key, and plain ASCII: copied as it is.
       if (isFastPathCanonical(loc)) this.urlRow(item.entry, loc, true);
       else this.urlRow(item.entry, tryUniqueKey(loc), false);
-      this.lastmod(lastmodFact(item.entry));
-    } else {
-      this.raw(JSON.stringify(item));
-      this.lastmod(NaN);
-    }
+    } else this.raw(JSON.stringify(item));
     this.byteEnds.push(this.pos);
     this.unitEnds.push(this.units);
     this.byte(44); // ,
@@ -104,10 +93,9 @@ export class WireWriter {
 
   /**
    * The first `n` held items as the `items` message's bytes (`[…]`, UTF-8), ends (in UTF-16 units of
-   * the decoded text, just past each item), lastmods (a view of the ends' buffer) and whether the text
-   * is all ASCII; the rest stay held.
+   * the decoded text, just past each item) and whether the text is all ASCII; the rest stay held.
    */
-  take(n: number): { bytes: Uint8Array; ends: Int32Array; lastmods: Float64Array; ascii: boolean } {
+  take(n: number): { bytes: Uint8Array; ends: Int32Array; ascii: boolean } {
     if (n < 1 || n > this.byteEnds.length) throw new RangeError(`WireWriter.take(${n}) with ${this.byteEnds.length} items held`);
     const byteEnd = this.byteEnds[n - 1]!;
     const unitEnd = this.unitEnds[n - 1]!;
@@ -115,12 +103,8 @@ export class WireWriter {
     bytes[0] = 91; // [
     bytes.set(this.buf.subarray(0, byteEnd), 1);
     bytes[byteEnd + 1] = 93; // ]
-    const lastmodsAt = (n * 4 + 7) & ~7; // 8-byte aligned, after the ends
-    const meta = new ArrayBuffer(lastmodsAt + n * 8);
-    const ends = new Int32Array(meta, 0, n);
-    const lastmods = new Float64Array(meta, lastmodsAt, n);
+    const ends = new Int32Array(n);
     for (let i = 0; i < n; i++) ends[i] = this.unitEnds[i]! + 1;
-    lastmods.set(this.lastmods.subarray(0, n));
     const ascii = byteEnd === unitEnd;
     if (n === this.byteEnds.length) {
       this.pos = 0;
@@ -135,7 +119,7 @@ export class WireWriter {
       this.pos -= byteCut;
       this.units -= unitCut;
       // In place: arrays made by slice and map are of another kind (holey), and a field that changes
-      // kind sent every method of the writer back to unoptimized code once (benchmark, --trace-deopt).
+      // kind sends the writer's methods back to unoptimized code.
       const rest = this.byteEnds.length - n;
       const byteEnds = this.byteEnds;
       const unitEnds = this.unitEnds;
@@ -145,26 +129,14 @@ export class WireWriter {
       }
       byteEnds.length = rest;
       unitEnds.length = rest;
-      this.lastmods.copyWithin(0, n, n + rest);
     }
-    return { bytes, ends, lastmods, ascii };
-  }
-
-  /** Holds the lastmod instant of the item being appended (the held items' count is its index). */
-  private lastmod(ms: number): void {
-    const i = this.byteEnds.length;
-    if (i === this.lastmods.length) {
-      const bigger = new Float64Array(i * 2);
-      bigger.set(this.lastmods);
-      this.lastmods = bigger;
-    }
-    this.lastmods[i] = ms;
+    return { bytes, ends, ascii };
   }
 
   /**
    * Gives back the buffer of a batch's bytes once the main thread has read them: the next batches are
-   * written into it rather than into fresh memory (a new buffer per batch left megabytes of dead
-   * ones for the main thread's garbage collector to find: +14 MB RSS at 1M URLs).
+   * written into it rather than into fresh memory (a new buffer per batch left megabytes of dead ones
+   * for the main thread's garbage collector to find).
    */
   recycle(buffer: ArrayBuffer): void {
     if (this.spare.length < MAX_SPARE && buffer.byteLength > 0) this.spare.push(buffer);
@@ -284,10 +256,7 @@ export class WireWriter {
     this.byte(125); // }
   }
 
-  /**
-   * JSON.stringify(images), the usual ones (objects of strings) written here: JSON.stringify's
-   * generality cost more than the rest of the entry's row.
-   */
+  /** JSON.stringify(images), the usual ones (objects of strings) written here, the rest by JSON.stringify. */
   private images(images: readonly SitemapImage[]): void {
     if (!images.every(isStringRecord)) {
       this.raw(JSON.stringify(images));
@@ -331,8 +300,8 @@ export class WireWriter {
       return;
     }
     if (n <= SHORT) {
-      // Copied here when plain ASCII (URLs, dates, frequencies): cheaper than Buffer#write's call out
-      // and a test for characters to escape.
+      // Copied here when plain ASCII (URLs, dates, frequencies): cheaper for short strings than
+      // Buffer#write's call out and a test for characters to escape.
       this.room(n + 2);
       const buf = this.buf;
       let p = this.pos;
@@ -431,25 +400,22 @@ export function wireText(bytes: Uint8Array, ascii: boolean): string {
 }
 
 /**
- * Main side: the items of a batch. A URL item whose key is its loc also gets its entry's JSON
- * (`"loc",lastmod,…`: RequestInit.sitemapEntryJson), cut from the batch's text by the ends; an entry
- * with a lastmod gets the worker's reading of it from `lastmods` (entry-facts.ts).
+ * Main side: the items of a batch. A URL item whose key is its loc also gets its wire form
+ * (`"loc",lastmod,…`: ListingWire), cut from the batch's text by the ends.
  */
-export function fromWire(json: string, ends?: Int32Array, lastmods?: Float64Array): SitemapItem[] {
+export function fromWire(json: string, ends?: Int32Array): SitemapItem[] {
   const items = JSON.parse(json) as (UrlRow | SitemapItem)[];
   const cut = ends !== undefined && ends.length === items.length;
-  const read = lastmods !== undefined && lastmods.length === items.length;
   for (let i = 0; i < items.length; i++) {
     const row = items[i]!;
     if (!Array.isArray(row)) continue;
     const k = row[0];
     const loc = row[1];
     const entry = decodeEntry(row, 2, loc);
-    if (read && entry.lastmod !== undefined) giveLastmodMs(entry, lastmods[i]!);
     if (k === 1) {
       const item: SitemapItem = { kind: 'url', entry, uniqueKey: loc };
       // `[1,` then the entry, then `]`.
-      if (cut) item.entryJson = json.slice((i === 0 ? 1 : ends[i - 1]! + 1) + 3, ends[i]! - 1);
+      if (cut) item.wire = { entryJson: json.slice((i === 0 ? 1 : ends[i - 1]! + 1) + 3, ends[i]! - 1) };
       items[i] = item;
     } else items[i] = { kind: 'url', entry, uniqueKey: k === 0 ? null : k };
   }

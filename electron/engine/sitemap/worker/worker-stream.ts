@@ -25,7 +25,7 @@ import { fromWire, wireText, type FromWorker, type ToWorker } from './worker-pro
 type Message =
   | Extract<FromWorker, { t: 'done' | 'crash' }>
   /** A batch, its bytes decoded (their buffer has gone back to the worker). */
-  | { t: 'batch'; json: string; ends: Int32Array; lastmods: Float64Array }
+  | { t: 'batch'; json: string; ends: Int32Array }
   | { t: 'lost'; message: string; code: string }
   | { t: 'unstarted' };
 
@@ -200,7 +200,7 @@ export class ParseWorkerPool {
       for (;;) {
         const m = await session.next();
         if (m.t === 'batch') {
-          yield fromWire(m.json, m.ends, m.lastmods);
+          yield fromWire(m.json, m.ends);
         } else if (m.t === 'done') {
           return m.summary;
         } else if (m.t === 'unstarted') {
@@ -299,7 +299,7 @@ class WorkerSession {
           const json = wireText(m.bytes, m.ascii);
           const buffer = m.bytes.buffer as ArrayBuffer;
           this.w.post({ t: 'ack', id: this.id, buffer }, [buffer]);
-          return { t: 'batch', json, ends: m.ends, lastmods: m.lastmods };
+          return { t: 'batch', json, ends: m.ends };
         }
         return m;
       }
