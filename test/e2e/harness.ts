@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { CrawlSettings, UrlRow } from '../../shared/model.js';
+import { createCrawlService } from '../../electron/service/index.js';
+import { allRows } from '../service/helpers.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -153,5 +156,28 @@ export async function waitFor<T>(what: string, fn: () => Promise<T> | T, timeout
     }
     if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${String(last)})`);
     await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** The URL table's total, as its counter states it. */
+export async function urlTotal(page: Page): Promise<number> {
+  return Number(await page.getAttribute('[data-testid=url-count]', 'data-total'));
+}
+
+/**
+ * One crawl made to its end by the service, in the state folder the server will open; resolves to
+ * every row of it, as the service answers them (the truth the window is checked against).
+ */
+export async function crawlToEnd(stateDir: string, name: string, settings: Partial<CrawlSettings> & { startUrl: string }): Promise<UrlRow[]> {
+  const service = createCrawlService({ stateDir });
+  try {
+    const c = service.create({ name, settings });
+    await new Promise<void>((resolve) => {
+      service.on('finished', (s) => s.id === c.id && resolve());
+      void service.start(c.id);
+    });
+    return allRows(service, c.id);
+  } finally {
+    await service.close();
   }
 }

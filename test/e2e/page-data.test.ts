@@ -9,10 +9,20 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import type { UrlRow } from '../../shared/model.js';
-import { createCrawlService } from '../../electron/service/index.js';
 import { SPECIAL_FIELDS, startRealSite, type RealSite } from '../fixtures/real-site/site.js';
-import { allRows } from '../service/helpers.js';
-import { buildRenderer, launchBrowser, openPage, screenshot, skipReason, startServer, tempDir, waitFor, type ServerProcess } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  openPage,
+  screenshot,
+  skipReason,
+  startServer,
+  tempDir,
+  urlTotal,
+  waitFor,
+  crawlToEnd,
+  type ServerProcess,
+} from './harness.js';
 
 const skip = skipReason();
 
@@ -43,21 +53,11 @@ after(async () => {
 });
 
 async function crawl(): Promise<void> {
-  const service = createCrawlService({ stateDir: state.path });
-  const c = service.create({
-    name: 'Hearth & Acre',
-    settings: { startUrl: site.url('/'), retries: 0, timeoutMs: 2000, connectTimeoutMs: 2000, concurrency: 8, perHostConcurrency: 8 },
-  });
-  await new Promise<void>((resolve) => {
-    service.on('finished', (s) => s.id === c.id && resolve());
-    void service.start(c.id);
-  });
-  rows = new Map(allRows(service, c.id).map((r) => [r.url.slice(site.origin.length), r]));
-  await service.close();
+  const settings = { startUrl: site.url('/'), retries: 0, timeoutMs: 2000, connectTimeoutMs: 2000, concurrency: 8, perHostConcurrency: 8 };
+  rows = new Map((await crawlToEnd(state.path, 'Hearth & Acre', settings)).map((r) => [r.url.slice(site.origin.length), r]));
 }
 
 const table = '[data-testid=url-table]';
-const urlTotal = async (p: Page) => Number(await p.getAttribute('[data-testid=url-count]', 'data-total'));
 /** The detail pane's value of one key (its Kv row). */
 const kv = (k: string) => page.locator('[data-testid=url-detail] .kv-row', { has: page.locator(`.kv-k:text-is("${k}")`) }).locator('.kv-v');
 

@@ -6,9 +6,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { createCrawlService } from '../../electron/service/index.js';
 import { startAuditSite, type AuditSite } from '../fixtures/audit-site.js';
-import { buildRenderer, launchBrowser, openPage, screenshot, skipReason, startServer, tempDir, waitFor, type ServerProcess } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  openPage,
+  screenshot,
+  skipReason,
+  startServer,
+  tempDir,
+  urlTotal,
+  waitFor,
+  crawlToEnd,
+  type ServerProcess,
+} from './harness.js';
 
 const skip = skipReason();
 
@@ -38,19 +49,9 @@ after(async () => {
 });
 
 async function crawl(): Promise<void> {
-  const service = createCrawlService({ stateDir: state.path });
-  const c = service.create({
-    name: 'Audit site',
-    settings: { startUrl: site.url('/'), retries: 0, timeoutMs: 2000, connectTimeoutMs: 2000, concurrency: 6, perHostConcurrency: 6 },
-  });
-  await new Promise<void>((resolve) => {
-    service.on('finished', (s) => s.id === c.id && resolve());
-    void service.start(c.id);
-  });
-  await service.close();
+  const settings = { startUrl: site.url('/'), retries: 0, timeoutMs: 2000, connectTimeoutMs: 2000, concurrency: 6, perHostConcurrency: 6 };
+  await crawlToEnd(state.path, 'Audit site', settings);
 }
-
-const urlTotal = async (p: Page) => Number(await p.getAttribute('[data-testid=url-count]', 'data-total'));
 
 async function openDetail(path: string): Promise<void> {
   await page.click('[data-tab=urls]');

@@ -10,12 +10,22 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import type { UrlRow } from '../../shared/model.js';
-import { createCrawlService } from '../../electron/service/index.js';
 import { CSV_COLUMNS } from '../../electron/service/data/csv.js';
 import { localDate } from '../../electron/renderer-host/downloads.js';
 import { expectedAudit, startAuditSite, type AuditSite } from '../fixtures/audit-site.js';
-import { allRows } from '../service/helpers.js';
-import { buildRenderer, launchBrowser, openPage, screenshot, skipReason, startServer, tempDir, waitFor, type ServerProcess } from './harness.js';
+import {
+  buildRenderer,
+  launchBrowser,
+  openPage,
+  screenshot,
+  skipReason,
+  startServer,
+  tempDir,
+  urlTotal,
+  waitFor,
+  crawlToEnd,
+  type ServerProcess,
+} from './harness.js';
 
 const skip = skipReason();
 
@@ -48,21 +58,11 @@ after(async () => {
 
 /** A full crawl of the audit site, made by the service in the folder the server opens. */
 async function crawlAuditSite(): Promise<void> {
-  const service = createCrawlService({ stateDir: state.path });
-  const c = service.create({
-    name: 'Audit site',
-    settings: { startUrl: site.url('/'), retries: 0, timeoutMs: 2000, connectTimeoutMs: 2000, concurrency: 6, perHostConcurrency: 6 },
-  });
-  await new Promise<void>((resolve) => {
-    service.on('finished', (s) => s.id === c.id && resolve());
-    void service.start(c.id);
-  });
-  rows = allRows(service, c.id);
-  await service.close();
+  const settings = { startUrl: site.url('/'), retries: 0, timeoutMs: 2000, connectTimeoutMs: 2000, concurrency: 6, perHostConcurrency: 6 };
+  rows = await crawlToEnd(state.path, 'Audit site', settings);
 }
 
 const table = '[data-testid=url-table]';
-const urlTotal = async (p: Page) => Number(await p.getAttribute('[data-testid=url-count]', 'data-total'));
 const headers = (p: Page) => p.locator(`${table} .vth`).evaluateAll((els) => els.map((e) => e.getAttribute('data-col')));
 const headerWidth = (p: Page, col: string) => p.locator(`${table} .vth[data-col="${col}"]`).evaluate((e) => e.getBoundingClientRect().width);
 const tableUrls = (p: Page) => p.locator(`${table} .vcell[data-col=url] .url-cell`).evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? '').sort());
