@@ -364,6 +364,21 @@ export const UrlRowSchema = strictObject({
   lastModified: string().optional(),
   /** The ETag response header, as sent (a weak `W/` and the quotes kept). */
   etag: string().optional(),
+  // Links between crawled pages (issue 22). Present in crawls that fetch pages; a page's own links
+  // to itself are not counted.
+  /** `<a href>`/`<area href>` links to this URL on crawled pages (every one, several from one page counted each). */
+  inlinks: nonNeg().optional(),
+  /** Distinct crawled pages with at least one such link to this URL. */
+  uniqueInlinks: nonNeg().optional(),
+  /** This page's `<a href>`/`<area href>` links to URLs inside the crawl's scope (fetched HTML pages only). */
+  outlinksInternal: nonNeg().optional(),
+  /** This page's `<a href>`/`<area href>` links to URLs outside the crawl's scope (fetched HTML pages only). */
+  outlinksExternal: nonNeg().optional(),
+  /**
+   * The fewest clicks from the start URL: links followed, each redirect hop counted as one. Absent
+   * when no chain of links from the start URL reaches the URL (found only in sitemaps, or no start URL).
+   */
+  clickDepth: nonNeg().optional(),
 });
 
 /** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */
@@ -401,6 +416,11 @@ export const UrlDetailSchema = UrlRowSchema.extend({
 /** An audit finding code as a caller writes it (the service says which codes exist). */
 const FindingCode = string().min(1).max(100);
 
+/** An inclusive range of whole numbers; either end may be left open. */
+export const RangeSchema = strictObject({ min: nonNeg().optional(), max: nonNeg().optional() });
+/** Whether a page has a field or misses it. */
+export const HasMissingSchema = zEnum(['has', 'missing']);
+
 /** The URL table sorts by any field of its rows: a field added to UrlRowSchema is a sort key too. */
 export const UrlSortKeySchema = UrlRowSchema.keyof();
 
@@ -424,6 +444,18 @@ export const UrlQuerySchema = strictObject({
   sitemapId: string().optional(),
   /** Only URLs affected by this audit finding code. */
   finding: FindingCode.optional(),
+  /** Only URLs with this indexability (a URL without a result has none: never matches). */
+  indexability: IndexabilitySchema.optional(),
+  /** Only non-indexable URLs with one of these reasons. */
+  indexabilityReasons: array(IndexabilityReasonSchema).max(20).optional(),
+  /** Click depth within [min, max], both inclusive and optional; a URL without a click depth never matches. */
+  clickDepth: RangeSchema.optional(),
+  /** Inlinks (`inlinks`, every link) within [min, max]. */
+  inlinks: RangeSchema.optional(),
+  /** Fetched 2xx HTML pages with ('has') or without ('missing': none, or only empty ones) a meta description. */
+  metaDescription: HasMissingSchema.optional(),
+  /** Fetched 2xx HTML pages with ('has') or without ('missing': none, or only empty ones) an H1. */
+  h1: HasMissingSchema.optional(),
 });
 
 /** A CSV filter: a query without paging. */
@@ -484,6 +516,45 @@ export const AuditFindingSchema = strictObject({
 /** A page of the items a finding affects: URLs (URL findings) or sitemap URLs (sitemap findings). */
 export const FindingUrlPageSchema = strictObject({ total: nonNeg(), urls: array(string()) });
 
+// ---------------------------------------------------------------- links and page statistics
+
+/** One `<a href>`/`<area href>` link of a crawled page. */
+export const PageLinkRowSchema = strictObject({
+  /** The linking page. */
+  fromId: nonNeg(),
+  fromUrl: string(),
+  /** The linked URL as resolved against the page, and its id when the crawl holds it. */
+  toId: nonNeg().optional(),
+  toUrl: string(),
+  /** The anchor text, else the alt text of a linked image, else its aria-label ('' when none). */
+  anchor: string(),
+  /** rel=nofollow on the link, or nofollow in the page's meta robots / X-Robots-Tag. */
+  nofollow: boolean().optional(),
+  /** The target lies outside the crawl's scope. */
+  external: boolean().optional(),
+  /** The target's state and status as crawled (absent when the crawl does not hold it or has no answer). */
+  toState: UrlStateSchema.optional(),
+  toStatus: int().optional(),
+});
+
+/** A page of links: a URL's inlinks or outlinks. */
+export const LinkPageSchema = strictObject({ total: nonNeg(), rows: array(PageLinkRowSchema) });
+
+/** Which links of a URL: those pointing to it, or those on it. */
+export const LinkDirectionSchema = zEnum(['in', 'out']);
+
+/** Figures over a crawl's pages for the Overview (computed from the same facts as the table). */
+export const PageStatsSchema = strictObject({
+  /** Handled URLs that are indexable. */
+  indexable: nonNeg(),
+  /** Handled URLs that are not, by reason (every reason listed, 0 when none). */
+  nonIndexable: array(strictObject({ reason: IndexabilityReasonSchema, count: nonNeg() })),
+  /** URLs at click depth 0, 1, 2, … (index = depth; the array ends at the deepest URL). */
+  clickDepth: array(nonNeg()),
+  /** URLs of the crawl without a click depth (found only through sitemaps or other references). */
+  noClickDepth: nonNeg(),
+});
+
 // ---------------------------------------------------------------- methods
 
 const Id = string().min(1).max(200);
@@ -535,6 +606,21 @@ export const methods = {
     result: FindingUrlPageSchema,
   },
   exportCsv: { args: strictObject({ id: Id, filter: UrlFilterSchema.optional() }), result: ExportResultSchema },
+  /** A page of one URL's inlinks (direction 'in') or outlinks ('out'), in the order the crawl found them. */
+  getLinks: {
+    args: strictObject({ id: Id, urlId: nonNeg(), direction: LinkDirectionSchema, offset: nonNeg(), limit: number().int().min(0).max(MAX_PAGE) }),
+    result: LinkPageSchema,
+  },
+  /**
+   * Links to CSV (columns: source, target, anchor, target_status, nofollow, external): one URL's
+   * inlinks or outlinks with `urlId` (direction defaults to 'in'), or every link of the crawl without.
+   */
+  exportLinks: {
+    args: strictObject({ id: Id, urlId: nonNeg().optional(), direction: LinkDirectionSchema.optional() }),
+    result: ExportResultSchema,
+  },
+  /** Indexability and click-depth figures for the Overview. */
+  getPageStats: { args: ById, result: PageStatsSchema },
   getDefaults: { args: NoArgs, result: CrawlSettingsSchema },
   setDefaults: { args: strictObject({ patch: CrawlSettingsSchema.partial() }), result: CrawlSettingsSchema },
 } as const;

@@ -126,3 +126,10 @@ export type AuditFinding = output<typeof S.AuditFindingSchema>;
 export type AuditBadge = output<typeof S.AuditBadgeSchema>;
 /** A page of the items a finding affects: URLs (URL findings) or sitemap URLs (sitemap findings). */
 export type FindingUrlPage = output<typeof S.FindingUrlPageSchema>;
+/** One link of a crawled page (inlink or outlink). */
+export type PageLinkRow = output<typeof S.PageLinkRowSchema>;
+export type LinkPage = output<typeof S.LinkPageSchema>;
+export type LinkDirection = output<typeof S.LinkDirectionSchema>;
+/** Indexability and click-depth figures of a crawl. */
+export type PageStats = output<typeof S.PageStatsSchema>;
+export type Range = output<typeof S.RangeSchema>;
