@@ -174,12 +174,24 @@ const CHUNK_CHARS = 64 * 1024;
  * million rows.
  */
 export function createCsvWriter(out: Writable, opts: CsvWriterOptions = {}): CsvWriter {
+  return createTableWriter(out, CSV_COLUMNS, toCsvCells, opts);
+}
+
+/** A CSV writer of any one table: the URL export's, or another (the links export) with its own header and cells. */
+export interface TableWriter<T> {
+  write(rec: T): Promise<void> | void;
+  end(): Promise<void>;
+  readonly rows: number;
+}
+
+/** The writer behind createCsvWriter, for a table of `columns` whose rows `cells` encodes (guarded cells, in column order). */
+export function createTableWriter<T>(out: Writable, columns: readonly string[], cells: (rec: T) => string[], opts: CsvWriterOptions = {}): TableWriter<T> {
   let failure: Error | undefined;
   out.on('error', (err: Error) => {
     failure ??= err;
   });
   const chunk = Math.max(1, Math.min(CHUNK_CHARS, out.writableHighWaterMark || CHUNK_CHARS));
-  let pending = (opts.bom ? '\ufeff' : '') + csvLine(CSV_COLUMNS);
+  let pending = (opts.bom ? '\ufeff' : '') + csvLine(columns);
   let rows = 0;
   let ended = false;
 
@@ -209,7 +221,7 @@ export function createCsvWriter(out: Writable, opts: CsvWriterOptions = {}): Csv
       if (failure) throw failure;
       if (ended) throw new Error('CSV writer: write() after end().');
       rows++;
-      pending += csvLine(toCsvCells(rec));
+      pending += csvLine(cells(rec));
       if (pending.length < chunk) return;
       const text = pending;
       pending = '';
