@@ -7,11 +7,28 @@
  * only the membership and order of a running crawl's view may lag by that much), or ten times as
  * long as the view took to build, so that a slow view never takes most of a running crawl's time.
  *
- * Columns the store holds sort from its typed arrays; any other field of a row sorts through the
- * row itself (read from the journal, as a page of the table is), so every column the table can
- * show can be sorted, and a field added to the rows is sortable before it gets a column of its own.
+ * Columns the store holds sort from its typed arrays, and so do the link counts (LinkCounts) and the
+ * audit's verdicts (PageVerdicts); any other field of a row sorts through the row itself (read from
+ * the journal, as a page of the table is), so every column the table can show can be sorted, and a
+ * field added to the rows is sortable before it gets a column of its own. A URL without the value
+ * (no status yet, no title, no click depth, …) comes last in both directions, in id order: sorting
+ * by inlinks descending shows the most linked pages first, not the pages that have no count.
+ *
+ * The page filters (indexability, click depth and inlinks ranges, has/misses a meta description or
+ * an H1) read the same sources, never the journal. What the crawl cannot tell (a click depth when no
+ * link was followed, an H1 of a page that was not fetched) matches nothing, in either sense.
  */
-import { MAX_PAGE, type StatusClass, type UrlQuery, type UrlRow, type UrlSortKey, type UrlState } from '../../../shared/model.js';
+import {
+  MAX_PAGE,
+  type Indexability,
+  type IndexabilityReason,
+  type StatusClass,
+  type UrlQuery,
+  type UrlRow,
+  type UrlSortKey,
+  type UrlState,
+} from '../../../shared/model.js';
+import { IndexabilityReasonSchema } from '../../../shared/contract.js';
 import { ServiceError } from '../errors.js';
 import { SOURCES } from '../journal/format.js';
 import { STATE_NAMES, statusClassOf, type UrlStore, ST_BLOCKED } from './url-store.js';
@@ -27,12 +44,38 @@ export interface ViewContext {
   row?(id: number): UrlRow;
   /** How to test an audit finding (throws BAD_QUERY for an unknown code); absent: no audit. */
   finding?(code: string): FindingFilter;
+  /** The audit's verdicts per URL (the crawl's AuditEngine); absent: those filters match nothing, those sorts go through the rows. */
+  verdicts?: PageVerdicts;
+  /** The crawl's link counts (its LinkStore); absent: as for verdicts. */
+  links?: LinkCounts;
   /** True while the crawl runs (views may then lag by STALE_MS). */
   running(): boolean;
   now(): number;
 }
 
 export type ViewFilter = Omit<UrlQuery, 'offset' | 'limit'>;
+
+/** What the audit knows of each URL without reading the journal (AuditEngine has these). */
+export interface PageVerdicts {
+  /** Undefined while the URL has no result. */
+  indexability(id: number): { indexability: Indexability; reason?: IndexabilityReason } | undefined;
+  /** For a fetched 2xx HTML page, whether it has a non-empty meta description and H1; else undefined. */
+  pageFacts(id: number): { metaDescription: boolean; h1: boolean } | undefined;
+}
+
+/** The links between crawled pages, counted per URL (LinkStore has these). */
+export interface LinkCounts {
+  inlinks(id: number): number;
+  uniqueInlinks(id: number): number;
+  outlinksInternal(id: number): number | undefined;
+  outlinksExternal(id: number): number | undefined;
+  clickDepth(id: number): number | undefined;
+  /** Pages whose links were recorded: 0 means the crawl has no link data (pages not fetched, an older journal). */
+  readonly pagesWithLinks: number;
+}
+
+/** The indexability reasons in the order their names sort (as a row's text would sort). */
+const REASON_RANK = new Map([...IndexabilityReasonSchema.options].sort().map((r, i) => [r, i] as const));
 
 /** A finding as a filter: a test of URL ids (URL findings), or the FROM entries of the sitemaps whose listed URLs are meant. */
 export type FindingFilter = { has(id: number): boolean } | { sitemapRefs: Set<number> };
@@ -107,6 +150,12 @@ export class UrlViews {
       f.search,
       f.sitemapId,
       f.finding,
+      f.indexability,
+      f.indexabilityReasons,
+      f.clickDepth,
+      f.inlinks,
+      f.metaDescription,
+      f.h1,
     ]);
     const store = this.ctx.store;
     const hit = this.cache.get(key);
@@ -172,6 +221,41 @@ export class UrlViews {
       const finding = this.ctx.finding(f.finding);
       tests.push('has' in finding ? (id) => finding.has(id) : listedBy(finding.sitemapRefs));
     }
+    if (f.indexability !== undefined || f.indexabilityReasons !== undefined) {
+      const verdicts = this.ctx.verdicts;
+      const want = f.indexability;
+      const reasons = f.indexabilityReasons ? new Set<string>(f.indexabilityReasons) : undefined;
+      tests.push((id) => {
+        const v = verdicts?.indexability(id);
+        if (!v || (want !== undefined && v.indexability !== want)) return false;
+        return !reasons || (v.indexability === 'non-indexable' && v.reason !== undefined && reasons.has(v.reason));
+      });
+    }
+    if (f.clickDepth !== undefined) {
+      const links = this.ctx.links;
+      const inRange = rangeTest(f.clickDepth, 'clickDepth');
+      tests.push((id) => {
+        const d = links?.clickDepth(id);
+        return d !== undefined && inRange(d);
+      });
+    }
+    if (f.inlinks !== undefined) {
+      const links = this.ctx.links;
+      const inRange = rangeTest(f.inlinks, 'inlinks');
+      // No link data at all (pages not fetched): no URL has a count to match, not every URL 0.
+      const measured = links !== undefined && links.pagesWithLinks > 0;
+      tests.push((id) => measured && inRange(links!.inlinks(id)));
+    }
+    for (const field of ['metaDescription', 'h1'] as const) {
+      const want = f[field];
+      if (want === undefined) continue;
+      const verdicts = this.ctx.verdicts;
+      const has = want === 'has';
+      tests.push((id) => {
+        const facts = verdicts?.pageFacts(id);
+        return facts !== undefined && facts[field] === has;
+      });
+    }
     if (f.search) {
       const re = new RegExp(escapeRegExp(f.search), 'i');
       const titles = s.titles;
@@ -191,61 +275,83 @@ export class UrlViews {
   }
 
   private sortIds(ids: Uint32Array, key: UrlSortKey, dir: 'asc' | 'desc'): Uint32Array {
+    const { sorted, absent } = this.sortAscending(ids, key);
+    if (dir === 'asc') return sorted;
+    // Descending: the URLs that have the value reversed; those without stay last, in id order.
+    const out = Uint32Array.from(sorted);
+    out.subarray(0, out.length - absent).reverse();
+    return out;
+  }
+
+  /** Ascending by `key`, ties by id; the ids without a value last (`absent` of them), by id. */
+  private sortAscending(ids: Uint32Array, key: UrlSortKey): { sorted: Uint32Array; absent: number } {
     const s = this.ctx.store;
-    let sorted: Uint32Array;
+    const all = (sorted: Uint32Array) => ({ sorted, absent: 0 });
+    const links = this.ctx.links;
+    const linked = links !== undefined && links.pagesWithLinks > 0;
+    const verdicts = this.ctx.verdicts;
     switch (key) {
       case 'id':
-        sorted = ids; // filterIds yields ids in ascending order
-        break;
+        return all(ids); // filterIds yields ids in ascending order
       case 'state':
-        sorted = sortByColumn(ids, s.state);
-        break;
+        return all(sortByColumn(ids, s.state));
       case 'source':
-        sorted = sortByColumn(ids, s.source);
-        break;
+        return all(sortByColumn(ids, s.source));
       case 'depth':
-        sorted = sortByColumn(ids, s.depthColumn());
-        break;
+        return all(sortByColumn(ids, s.depthColumn()));
       case 'status':
-        sorted = sortByKey(ids, (id) => s.statusOf(id));
-        break;
-      case 'lastmod': {
-        // Absent lastmods (0) last (ascending), then by id.
-        const v = (id: number) => s.lastmodOf(id) || Infinity;
-        sorted = Uint32Array.from(ids).sort((a, b) => v(a) - v(b) || a - b);
-        break;
-      }
+        return sortByNumber(ids, (id) => s.statusOf(id) || undefined);
+      case 'lastmod':
+        return sortByNumber(ids, (id) => s.lastmodOf(id) || undefined);
       case 'url': {
         const urls = new Array<string>(ids.length);
         for (let i = 0; i < ids.length; i++) urls[i] = this.ctx.urlOf(ids[i]!);
-        sorted = sortByText(ids, urls);
-        break;
+        return all(sortByText(ids, urls));
       }
       case 'inSitemaps':
-        sorted = sortByKey(ids, (id) => (s.smFirst[id] === 0 ? 0 : 1 + (s.smMore.get(id)?.length ?? 0)));
-        break;
+        return all(sortByKey(ids, (id) => (s.smFirst[id] === 0 ? 0 : 1 + (s.smMore.get(id)?.length ?? 0))));
       case 'title': {
         const titles = s.titles;
-        // Pages without a title last (ascending), then by id.
-        sorted = Uint32Array.from(ids).sort((a, b) => {
-          const ta = titles.get(a);
-          const tb = titles.get(b);
-          if (ta === undefined || tb === undefined) return ta === tb ? a - b : ta === undefined ? 1 : -1;
-          return ta < tb ? -1 : ta > tb ? 1 : a - b;
+        return sortByValue(ids, (id) => titles.get(id));
+      }
+      case 'inlinks':
+      case 'uniqueInlinks':
+      case 'outlinksInternal':
+      case 'outlinksExternal':
+      case 'clickDepth':
+        if (!links) break;
+        if (!linked) return { sorted: ids, absent: ids.length }; // no URL has a count
+        return sortByNumber(ids, (id) => links[key](id));
+      case 'indexability':
+        if (!verdicts) break;
+        return sortByNumber(ids, (id) => {
+          const v = verdicts.indexability(id)?.indexability;
+          return v === undefined ? undefined : v === 'indexable' ? 0 : 1;
         });
+      case 'indexabilityReason':
+        if (!verdicts) break;
+        return sortByNumber(ids, (id) => {
+          const r = verdicts.indexability(id)?.reason;
+          return r === undefined ? undefined : REASON_RANK.get(r);
+        });
+      default:
         break;
-      }
-      default: {
-        const row = this.ctx.row;
-        if (!row) throw new ServiceError('BAD_QUERY', `Cannot sort by "${String(key)}".`);
-        sorted = sortByValue(ids, (id) => {
-          const r = row(id);
-          return Object.hasOwn(r, key) ? sortValue(r[key]) : undefined;
-        });
-      }
     }
-    return dir === 'desc' ? Uint32Array.from(sorted).reverse() : sorted;
+    const row = this.ctx.row;
+    if (!row) throw new ServiceError('BAD_QUERY', `Cannot sort by "${String(key)}".`);
+    return sortByValue(ids, (id) => {
+      const r = row(id);
+      return Object.hasOwn(r, key) ? sortValue(r[key]) : undefined;
+    });
   }
+}
+
+/** A range filter's test; a range whose min is above its max is a BAD_QUERY (it could match nothing). */
+function rangeTest(r: { min?: number; max?: number }, name: string): (v: number) => boolean {
+  const min = r.min ?? 0;
+  const max = r.max ?? Infinity;
+  if (min > max) throw new ServiceError('BAD_QUERY', `${name}: min (${min}) is above max (${max}); give min ≤ max, or leave one open.`);
+  return (v) => v >= min && v <= max;
 }
 
 /**
@@ -293,11 +399,12 @@ function sortValue(v: unknown): number | string | undefined {
   return undefined;
 }
 
-/** Sorts ids by a value read once per id (then by id); ids without one last (ascending). */
-function sortByValue(ids: Uint32Array, value: (id: number) => number | string | undefined): Uint32Array {
+/** Sorts ids by a value read once per id (then by id); ids without one last (by id), `absent` of them. */
+function sortByValue(ids: Uint32Array, value: (id: number) => number | string | undefined): { sorted: Uint32Array; absent: number } {
   const n = ids.length;
   const values = new Array<number | string | undefined>(n);
-  for (let i = 0; i < n; i++) values[i] = value(ids[i]!);
+  let absent = 0;
+  for (let i = 0; i < n; i++) if ((values[i] = value(ids[i]!)) === undefined) absent++;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => {
@@ -311,7 +418,49 @@ function sortByValue(ids: Uint32Array, value: (id: number) => number | string | 
   });
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) out[i] = ids[order[i]!]!;
-  return out;
+  return { sorted: out, absent };
+}
+
+/**
+ * Sorts ids by a number (then by id); ids without one last (by id), `absent` of them. Whole numbers
+ * below 2^21 (statuses, counts, depths, ranks) take the packed-key sort; others compare.
+ */
+function sortByNumber(ids: Uint32Array, value: (id: number) => number | undefined): { sorted: Uint32Array; absent: number } {
+  const n = ids.length;
+  const present = new Uint32Array(n);
+  const values = new Float64Array(n);
+  const missing: number[] = [];
+  let k = 0;
+  let packable = true;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    const v = value(id);
+    if (v === undefined || Number.isNaN(v)) {
+      missing.push(id);
+      continue;
+    }
+    if (!(Number.isInteger(v) && v >= 0 && v < 2097152)) packable = false;
+    present[k] = id;
+    values[k++] = v;
+  }
+  let head: Uint32Array;
+  if (packable) {
+    const keys = new Float64Array(k);
+    for (let i = 0; i < k; i++) keys[i] = values[i]! * 4294967296 + present[i]!;
+    keys.sort();
+    head = new Uint32Array(k);
+    for (let i = 0; i < k; i++) head[i] = keys[i]! % 4294967296;
+  } else {
+    const order = new Uint32Array(k);
+    for (let i = 0; i < k; i++) order[i] = i;
+    order.sort((a, b) => values[a]! - values[b]! || present[a]! - present[b]!);
+    head = new Uint32Array(k);
+    for (let i = 0; i < k; i++) head[i] = present[order[i]!]!;
+  }
+  const out = new Uint32Array(n);
+  out.set(head);
+  for (let i = 0; i < missing.length; i++) out[k + i] = missing[i]!;
+  return { sorted: out, absent: missing.length };
 }
 
 /** Sorts ids by a small integer column, then by id: one native numeric sort of packed keys. */
@@ -340,7 +489,13 @@ function isPlain(f: ViewFilter): boolean {
     f.blocked === undefined &&
     !f.search &&
     f.sitemapId === undefined &&
-    f.finding === undefined
+    f.finding === undefined &&
+    f.indexability === undefined &&
+    f.indexabilityReasons === undefined &&
+    f.clickDepth === undefined &&
+    f.inlinks === undefined &&
+    f.metaDescription === undefined &&
+    f.h1 === undefined
   );
 }
 
