@@ -7,10 +7,13 @@ import {
   filterChips,
   filterKey,
   filterToQuery,
+  indexabilityDrill,
   isFiltered,
   nextSort,
   pageQuery,
+  parseRange,
   parseStatusCodes,
+  rangeText,
   removeChip,
   toggle,
   type UrlFilter,
@@ -152,4 +155,109 @@ test("a finding or a tree node replaces the other's filter: they never stack uns
     filterChips(drillDown(mine, { finding, sitemap }, false)).map((c) => c.kind),
     ['finding', 'sitemap'],
   );
+});
+
+// ---------------------------------------------------------------- page-data filters (issue 22)
+
+test('page-data filters map to the contract keys; reasons imply non-indexable; open range ends are left out', () => {
+  const f: UrlFilter = {
+    ...emptyFilter(),
+    indexabilityReasons: ['noindex', 'redirect'],
+    clickDepth: { min: 2, max: 4 },
+    inlinks: { max: 0 },
+    metaDescription: 'missing',
+    h1: 'has',
+  };
+  assert.deepEqual(filterToQuery(f), {
+    indexability: 'non-indexable',
+    indexabilityReasons: ['noindex', 'redirect'],
+    clickDepth: { min: 2, max: 4 },
+    inlinks: { max: 0 },
+    metaDescription: 'missing',
+    h1: 'has',
+  });
+  assert.deepEqual(filterToQuery({ ...emptyFilter(), indexability: 'indexable' }), { indexability: 'indexable' });
+  assert.deepEqual(filterToQuery({ ...emptyFilter(), clickDepth: {}, inlinks: null }), {}, 'a range open on both ends is no filter');
+  assert.equal(isFiltered({ ...emptyFilter(), h1: 'missing' }), true);
+  assert.equal(isFiltered({ ...emptyFilter(), clickDepth: {} }), false);
+  assert.notEqual(filterKey({ ...emptyFilter(), inlinks: { min: 1 } }), filterKey({ ...emptyFilter(), inlinks: { max: 1 } }));
+});
+
+test('page-data chips say plainly what is applied, and each × removes only its own kind', () => {
+  const f: UrlFilter = {
+    ...emptyFilter(),
+    finding: 'MISSING_H1',
+    findingTitle: 'Missing H1',
+    indexabilityReasons: ['noindex'],
+    indexability: 'non-indexable',
+    clickDepth: { min: 3, max: 3 },
+    inlinks: { min: 10 },
+    metaDescription: 'missing',
+    h1: 'has',
+  };
+  const chips = filterChips(f);
+  assert.deepEqual(
+    chips.map((c) => `${c.label}: ${c.value}`),
+    ['Issue: Missing H1', 'Indexability: Non-indexable (noindex)', 'Click depth: 3', 'Inlinks: at least 10', 'Meta description: Missing', 'H1: Has one'],
+  );
+  assert.equal(filterChips({ ...emptyFilter(), indexability: 'indexable' })[0]!.value, 'Indexable');
+  assert.equal(filterChips({ ...emptyFilter(), indexability: 'non-indexable' })[0]!.value, 'Non-indexable');
+  assert.equal(filterChips({ ...emptyFilter(), clickDepth: { max: 2 } })[0]!.value, 'at most 2');
+  assert.equal(filterChips({ ...emptyFilter(), inlinks: { min: 1, max: 5 } })[0]!.value, '1 to 5');
+  const noIdx = removeChip(f, 'indexability');
+  assert.equal(noIdx.indexability, null);
+  assert.deepEqual(noIdx.indexabilityReasons, []);
+  assert.deepEqual(noIdx.clickDepth, { min: 3, max: 3 }, 'the other page filters stay');
+  assert.equal(noIdx.finding, 'MISSING_H1');
+  assert.equal(removeChip(f, 'clickDepth').clickDepth, null);
+  assert.equal(removeChip(f, 'inlinks').inlinks, null);
+  assert.equal(removeChip(f, 'metaDescription').metaDescription, 'any');
+  assert.equal(removeChip(f, 'h1').h1, 'any');
+  // The empty-table hint asks "without this one" for each chip: removing any chip drops exactly its query key.
+  for (const c of chips) {
+    const before = Object.keys(filterToQuery(f));
+    const after = Object.keys(filterToQuery(removeChip(f, c.kind)));
+    assert.ok(after.length < before.length, `removing ${c.kind} narrows the query less`);
+  }
+  assert.match(
+    describeFilter(f),
+    /issue: Missing H1 · non-indexable \(noindex\) · click depth 3 · inlinks at least 10 · missing a meta description · with an H1/,
+  );
+});
+
+test('a finding from the Issues view clears the page filters; a tree node keeps them', () => {
+  const f: UrlFilter = { ...emptyFilter(), indexability: 'indexable', h1: 'missing' };
+  const fromIssues = drillDown(f, { finding: { code: 'BROKEN_INTERNAL_LINK', title: 'Broken internal links' } }, false);
+  assert.equal(fromIssues.indexability, null);
+  assert.equal(fromIssues.h1, 'any');
+  assert.deepEqual(
+    filterChips(fromIssues).map((c) => c.kind),
+    ['finding'],
+  );
+  const fromTree = drillDown(f, { sitemap: { id: 's1', url: 'https://a.com/s.xml' } }, true);
+  assert.deepEqual(
+    filterChips(fromTree).map((c) => c.kind),
+    ['sitemap', 'indexability', 'h1'],
+  );
+});
+
+test('the Overview drills into one indexability reason, in place of every other filter', () => {
+  const f: UrlFilter = { ...emptyFilter(), states: ['error'], clickDepth: { min: 1 }, sort: { key: 'url', dir: 'desc' } };
+  const r = indexabilityDrill(f, 'canonicalised');
+  assert.deepEqual(filterToQuery(r), { sort: { key: 'url', dir: 'desc' }, indexability: 'non-indexable', indexabilityReasons: ['canonicalised'] });
+  assert.deepEqual(filterToQuery(indexabilityDrill(f, 'indexable')), { sort: { key: 'url', dir: 'desc' }, indexability: 'indexable' });
+});
+
+test('ranges read as typed: open ends, bounds in order, errors that say which end', () => {
+  assert.deepEqual(parseRange('', ''), { range: null });
+  assert.deepEqual(parseRange(' 2 ', ''), { range: { min: 2 } });
+  assert.deepEqual(parseRange('', '0'), { range: { max: 0 } });
+  assert.deepEqual(parseRange('1', '1'), { range: { min: 1, max: 1 } });
+  assert.match((parseRange('5', '2') as { error: string }).error, /minimum \(5\) is above the maximum \(2\)/);
+  assert.match((parseRange('-1', '') as { error: string }).error, /minimum "-1" is not a whole number/);
+  assert.match((parseRange('', '2.5') as { error: string }).error, /maximum "2\.5" is not a whole number/);
+  assert.match((parseRange('99999999999', '') as { error: string }).error, /too large/);
+  assert.equal(rangeText({ min: 0, max: 0 }), '0');
+  assert.equal(rangeText(null), null);
+  assert.equal(rangeText({}), null);
 });

@@ -1,9 +1,21 @@
 /** The URL table's filter state, the contract query it stands for, and the chips that name it. */
-import { REQUEST_SOURCES, type RequestSource, type StatusClass, type UrlQuery, type UrlSortKey, type UrlState } from '../../../shared/model.js';
+import {
+  REQUEST_SOURCES,
+  type Indexability,
+  type IndexabilityReason,
+  type Range,
+  type RequestSource,
+  type StatusClass,
+  type UrlQuery,
+  type UrlSortKey,
+  type UrlState,
+} from '../../../shared/model.js';
 import { lastSegment } from './format.js';
-import { SOURCE_LABEL, STATE_LABEL, STATUS_CLASS_LABEL } from './labels.js';
+import { INDEXABILITY_LABEL, INDEXABILITY_REASON_LABEL, SOURCE_LABEL, STATE_LABEL, STATUS_CLASS_LABEL } from './labels.js';
 
 export type Tri = 'any' | 'yes' | 'no';
+/** A page field's presence filter: any page, pages that have it, pages that miss it. */
+export type HasMissing = 'any' | 'has' | 'missing';
 
 export interface UrlFilter {
   search: string;
@@ -22,12 +34,24 @@ export interface UrlFilter {
   finding: string | null;
   /** The finding's title, for the filter chip. */
   findingTitle: string | null;
+  /** Indexable or not; null: either. Reasons picked imply non-indexable. */
+  indexability: Indexability | null;
+  /** Only non-indexable URLs with one of these reasons (none picked: any reason). */
+  indexabilityReasons: IndexabilityReason[];
+  /** Click depth within the range (a URL without one never matches); null: no filter. */
+  clickDepth: Range | null;
+  /** Inlinks (every link) within the range; null: no filter. */
+  inlinks: Range | null;
+  metaDescription: HasMissing;
+  h1: HasMissing;
   sort: { key: UrlSortKey; dir: 'asc' | 'desc' };
 }
 
 export const ALL_STATES: readonly UrlState[] = ['queued', 'fetching', 'done', 'error', 'blocked', 'listed'];
 export const ALL_SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const ALL_STATUS_CLASSES: readonly StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'other', 'none'];
+/** Every reason a URL is not indexable, in the order the one rule tries them. */
+export const ALL_INDEXABILITY_REASONS = Object.keys(INDEXABILITY_REASON_LABEL) as IndexabilityReason[];
 
 export function emptyFilter(): UrlFilter {
   return {
@@ -42,6 +66,12 @@ export function emptyFilter(): UrlFilter {
     sitemapUrl: null,
     finding: null,
     findingTitle: null,
+    indexability: null,
+    indexabilityReasons: [],
+    clickDepth: null,
+    inlinks: null,
+    metaDescription: 'any',
+    h1: 'any',
     sort: { key: 'id', dir: 'asc' },
   };
 }
@@ -66,7 +96,71 @@ export function filterToQuery(f: UrlFilter): Omit<UrlQuery, 'offset' | 'limit'> 
   if (search) q.search = search;
   if (f.sitemapId) q.sitemapId = f.sitemapId;
   if (f.finding) q.finding = f.finding;
+  if (f.indexabilityReasons.length) {
+    q.indexability = 'non-indexable';
+    q.indexabilityReasons = [...f.indexabilityReasons];
+  } else if (f.indexability) q.indexability = f.indexability;
+  const depth = rangeOf(f.clickDepth);
+  if (depth) q.clickDepth = depth;
+  const inlinks = rangeOf(f.inlinks);
+  if (inlinks) q.inlinks = inlinks;
+  if (f.metaDescription !== 'any') q.metaDescription = f.metaDescription;
+  if (f.h1 !== 'any') q.h1 = f.h1;
   return q;
+}
+
+/** A range with at least one end, as the contract takes it (only the ends that are set); null when open on both. */
+function rangeOf(r: Range | null): Range | null {
+  if (!r || (r.min === undefined && r.max === undefined)) return null;
+  const out: Range = {};
+  if (r.min !== undefined) out.min = r.min;
+  if (r.max !== undefined) out.max = r.max;
+  return out;
+}
+
+/** A range in words: "3", "2 to 5", "at least 4", "at most 1"; null when open on both ends. */
+export function rangeText(r: Range | null): string | null {
+  if (!r) return null;
+  const { min, max } = r;
+  if (min !== undefined && max !== undefined) return min === max ? String(min) : `${min} to ${max}`;
+  if (min !== undefined) return `at least ${min}`;
+  if (max !== undefined) return `at most ${max}`;
+  return null;
+}
+
+/** The largest bound a range field takes (a click depth or an inlink count beyond it means nothing here). */
+export const MAX_RANGE_BOUND = 1_000_000_000;
+
+/**
+ * Reads a range from its two fields as typed ("" leaves that end open): whole numbers from 0, the
+ * lower end not above the upper one. Both empty: no filter (null). An error says which end is wrong.
+ */
+export function parseRange(minText: string, maxText: string): { range: Range | null } | { error: string } {
+  const read = (text: string, which: string): number | undefined | { error: string } => {
+    const t = text.trim();
+    if (t === '') return undefined;
+    if (!/^\d+$/.test(t)) return { error: `The ${which} "${t}" is not a whole number (0, 1, 2…).` };
+    const n = Number(t);
+    if (n > MAX_RANGE_BOUND) return { error: `The ${which} is too large: at most ${MAX_RANGE_BOUND.toLocaleString('en-US')}.` };
+    return n;
+  };
+  const min = read(minText, 'minimum');
+  if (typeof min === 'object') return min;
+  const max = read(maxText, 'maximum');
+  if (typeof max === 'object') return max;
+  if (min === undefined && max === undefined) return { range: null };
+  if (min !== undefined && max !== undefined && min > max) return { error: `The minimum (${min}) is above the maximum (${max}).` };
+  const range: Range = {};
+  if (min !== undefined) range.min = min;
+  if (max !== undefined) range.max = max;
+  return { range };
+}
+
+/** The indexability filter in words: "Indexable", "Non-indexable", "Non-indexable: noindex or Redirect". */
+function indexabilityText(f: UrlFilter): string | null {
+  if (f.indexabilityReasons.length)
+    return `${INDEXABILITY_LABEL['non-indexable']} (${f.indexabilityReasons.map((r) => INDEXABILITY_REASON_LABEL[r]).join(' or ')})`;
+  return f.indexability ? INDEXABILITY_LABEL[f.indexability] : null;
 }
 
 /** A page of the filtered table. */
@@ -106,6 +200,14 @@ export function describeFilter(f: UrlFilter): string {
   if (f.blocked !== 'any') parts.push(f.blocked === 'yes' ? 'blocked' : 'not blocked');
   if (f.sitemapId) parts.push(`listed by ${f.sitemapUrl ?? f.sitemapId}`);
   if (f.finding) parts.push(`issue: ${f.findingTitle ?? f.finding}`);
+  const idx = indexabilityText(f);
+  if (idx) parts.push(idx.toLowerCase());
+  const depth = rangeText(f.clickDepth);
+  if (depth) parts.push(`click depth ${depth}`);
+  const inlinks = rangeText(f.inlinks);
+  if (inlinks) parts.push(`inlinks ${inlinks}`);
+  if (f.metaDescription !== 'any') parts.push(f.metaDescription === 'has' ? 'with a meta description' : 'missing a meta description');
+  if (f.h1 !== 'any') parts.push(f.h1 === 'has' ? 'with an H1' : 'missing an H1');
   if (f.search.trim()) parts.push(`matching "${f.search.trim()}"`);
   return parts.length ? parts.join(' · ') : 'no filter';
 }
@@ -135,7 +237,20 @@ export function parseStatusCodes(text: string): { codes: number[] } | { error: s
 
 /** One applied filter as the chip row shows it: "State: Error or Blocked". */
 export interface FilterChip {
-  kind: 'finding' | 'sitemap' | 'search' | 'states' | 'sources' | 'status' | 'inSitemap' | 'blocked';
+  kind:
+    | 'finding'
+    | 'sitemap'
+    | 'search'
+    | 'states'
+    | 'sources'
+    | 'status'
+    | 'inSitemap'
+    | 'blocked'
+    | 'indexability'
+    | 'clickDepth'
+    | 'inlinks'
+    | 'metaDescription'
+    | 'h1';
   label: string;
   value: string;
   /** The chip's tooltip: the whole value (a sitemap's URL, a finding's code). */
@@ -178,6 +293,37 @@ export function filterChips(f: UrlFilter): FilterChip[] {
     const yes = f.blocked === 'yes';
     chips.push({ kind: 'blocked', label: 'Blocked', value: yes ? 'Yes' : 'No', title: yes ? 'Disallowed by robots.txt' : 'Not disallowed by robots.txt' });
   }
+  const idx = indexabilityText(f);
+  if (idx) {
+    const title = f.indexabilityReasons.length
+      ? `Not indexable, for the reason ${f.indexabilityReasons.map((r) => INDEXABILITY_REASON_LABEL[r]).join(' or ')}`
+      : f.indexability === 'indexable'
+        ? 'Indexable as crawled'
+        : 'Not indexable as crawled (any reason)';
+    chips.push({ kind: 'indexability', label: 'Indexability', value: idx, title });
+  }
+  const depth = rangeText(f.clickDepth);
+  if (depth) chips.push({ kind: 'clickDepth', label: 'Click depth', value: depth, title: `Click depth ${depth} (URLs without a click depth are left out)` });
+  const inlinks = rangeText(f.inlinks);
+  if (inlinks) chips.push({ kind: 'inlinks', label: 'Inlinks', value: inlinks, title: `${inlinks} links from crawled pages point to it` });
+  if (f.metaDescription !== 'any') {
+    const has = f.metaDescription === 'has';
+    chips.push({
+      kind: 'metaDescription',
+      label: 'Meta description',
+      value: has ? 'Has one' : 'Missing',
+      title: has ? 'Fetched HTML pages with a non-empty meta description' : 'Fetched HTML pages with no meta description, or only empty ones',
+    });
+  }
+  if (f.h1 !== 'any') {
+    const has = f.h1 === 'has';
+    chips.push({
+      kind: 'h1',
+      label: 'H1',
+      value: has ? 'Has one' : 'Missing',
+      title: has ? 'Fetched HTML pages with a non-empty H1' : 'Fetched HTML pages with no H1, or only empty ones',
+    });
+  }
   return chips;
 }
 
@@ -200,6 +346,16 @@ export function removeChip(f: UrlFilter, kind: FilterChip['kind']): UrlFilter {
       return { ...f, inSitemap: 'any' };
     case 'blocked':
       return { ...f, blocked: 'any' };
+    case 'indexability':
+      return { ...f, indexability: null, indexabilityReasons: [] };
+    case 'clickDepth':
+      return { ...f, clickDepth: null };
+    case 'inlinks':
+      return { ...f, inlinks: null };
+    case 'metaDescription':
+      return { ...f, metaDescription: 'any' };
+    case 'h1':
+      return { ...f, h1: 'any' };
   }
 }
 
@@ -218,4 +374,14 @@ export function drillDown(f: UrlFilter, to: { finding?: { code: string; title: s
     sitemapId: to.sitemap?.id ?? null,
     sitemapUrl: to.sitemap?.url ?? null,
   };
+}
+
+/**
+ * The Overview's indexability card: the table narrowed to one kind of URL (indexable, or non-indexable
+ * for one reason), every other filter cleared so the count matches the card's; the sort stays.
+ */
+export function indexabilityDrill(f: UrlFilter, to: Indexability | IndexabilityReason): UrlFilter {
+  const base = { ...emptyFilter(), sort: f.sort };
+  if (to === 'indexable' || to === 'non-indexable') return { ...base, indexability: to };
+  return { ...base, indexability: 'non-indexable', indexabilityReasons: [to] };
 }

@@ -1,8 +1,8 @@
 /** The window's state: the crawl list, what is selected, per-crawl view state, toasts. */
 import { create } from 'zustand';
-import type { AuditFinding, CrawlSettings, CrawlSummary, ProgressEvent, SitemapNode } from '../../../shared/model.js';
+import type { AuditFinding, CrawlSettings, CrawlSummary, LinkDirection, ProgressEvent, SitemapNode } from '../../../shared/model.js';
 import type { Connection } from '../api/connect.js';
-import { toApiError, type ExportFilter, type SpinneretApi } from '../api/types.js';
+import { toApiError, type ExportFilter, type ExportResult, type SpinneretApi } from '../api/types.js';
 import { applyProgress, removeCrawl, sortCrawls, upsertCrawl } from '../logic/crawls.js';
 import { appendPoint, type HistoryPoint } from '../logic/history.js';
 import { drillDown, emptyFilter, removeChip, type UrlFilter } from '../logic/url-query.js';
@@ -357,9 +357,20 @@ async function deleteCrawl(id: string): Promise<void> {
 /** Exports the CSV: of the given filter, or of every URL. */
 export async function exportCsv(id: string, filter: ExportFilter | undefined): Promise<void> {
   set({ exportMenuOpen: false });
+  await runExport(id, () => getApi().exportCsv(filter ? { id, filter } : { id }));
+}
+
+/** Exports links as CSV: one URL's inlinks ('in') or outlinks ('out'), or every link of the crawl without a URL. */
+export async function exportLinks(id: string, of?: { urlId: number; direction: LinkDirection }): Promise<void> {
+  set({ exportMenuOpen: false });
+  await runExport(id, () => getApi().exportLinks(of ? { id, urlId: of.urlId, direction: of.direction } : { id }));
+}
+
+/** Runs an export: a browser downloads the file the service wrote; Electron saved it already. */
+async function runExport(id: string, call: () => Promise<ExportResult>): Promise<void> {
   await withBusy(id, 'export', async () => {
     try {
-      const r = await getApi().exportCsv(filter ? { id, filter } : { id });
+      const r = await call();
       if (r.canceled) return;
       if (r.downloadUrl) {
         const a = document.createElement('a');

@@ -4,10 +4,11 @@ import type { RedirectWalk, UrlDetail } from '../../../shared/model.js';
 import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
-import { formatBytes, formatDateTime } from '../logic/format.js';
+import { formatBytes, formatCount, formatDateTime } from '../logic/format.js';
 import { getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
 import { INDEXABILITY_REASON_LABEL, SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
 import { SEVERITY_TONE } from '../logic/issues.js';
+import { UrlLinks } from './UrlLinks.js';
 
 export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { crawlId: string; urlId: number; live: boolean; version: number; onClose(): void }) {
   const [detail, setDetail] = useState<UrlDetail | null>(null);
@@ -46,7 +47,7 @@ export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { craw
       ) : !d ? (
         <Spinner />
       ) : (
-        <DetailBody key={d.id} d={d} crawlId={crawlId} />
+        <DetailBody key={d.id} d={d} crawlId={crawlId} linksRefresh={live ? Math.floor(version / 10) : 0} />
       )}
     </aside>
   );
@@ -138,7 +139,7 @@ function UrlFindings({ crawlId, codes }: { crawlId: string; codes: string[] }) {
   );
 }
 
-function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
+function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: string; linksRefresh: number }) {
   const [allSources, setAllSources] = useState(false);
   const r = d.result ?? {};
   const entry = d.sitemapEntry;
@@ -181,6 +182,16 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
 
       {d.findings && <UrlFindings crawlId={crawlId} codes={d.findings} />}
 
+      {/* Crawls that fetch pages count links: the lists themselves, a page at a time. */}
+      {(d.inlinks !== undefined || d.outlinksInternal !== undefined) && (
+        <UrlLinks
+          crawlId={crawlId}
+          urlId={d.id}
+          counts={{ in: d.inlinks, out: d.outlinksInternal === undefined ? undefined : d.outlinksInternal + (d.outlinksExternal ?? 0) }}
+          refresh={linksRefresh}
+        />
+      )}
+
       <Section title="Response">
         <Kv k="Title" v={r.title ?? d.title} />
         <Kv k="Content type" v={r.contentType ?? d.contentType} mono />
@@ -194,7 +205,22 @@ function DetailBody({ d, crawlId }: { d: UrlDetail; crawlId: string }) {
         <Kv k="Last-Modified" v={d.lastModified} mono />
         <Kv k="ETag" v={d.etag} mono />
         <Kv k="Fetched at" v={r.fetchedAt ? formatDateTime(r.fetchedAt) : undefined} />
-        <Kv k="Depth" v={String(d.depth)} />
+        <Kv k="Depth" v={String(d.depth)} note="where first found" />
+        <Kv
+          k="Click depth"
+          v={d.clickDepth !== undefined ? String(d.clickDepth) : d.inlinks !== undefined ? 'none' : undefined}
+          note={d.clickDepth === undefined && d.inlinks !== undefined ? 'no chain of links from the start URL reaches it' : undefined}
+        />
+        {d.inlinks !== undefined && (
+          <Kv
+            k="Inlinks"
+            v={formatCount(d.inlinks)}
+            note={d.uniqueInlinks !== undefined ? `from ${formatCount(d.uniqueInlinks)} ${d.uniqueInlinks === 1 ? 'page' : 'pages'}` : undefined}
+          />
+        )}
+        {d.outlinksInternal !== undefined && (
+          <Kv k="Outlinks" v={`${formatCount(d.outlinksInternal)} internal · ${formatCount(d.outlinksExternal ?? 0)} external`} />
+        )}
       </Section>
 
       {d.wordCount !== undefined && (

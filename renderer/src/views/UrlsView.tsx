@@ -8,6 +8,7 @@ import { EmptyState, ErrorState } from '../components/Bits.js';
 import { ColumnChooser } from '../components/ColumnChooser.js';
 import { Icon } from '../components/Icon.js';
 import { MultiSelect, TriToggle } from '../components/MultiSelect.js';
+import { PageFilters } from '../components/PageFilters.js';
 import { StatusFilter } from '../components/StatusFilter.js';
 import { VirtualTable, type Column } from '../components/VirtualTable.js';
 import { useColumnPrefs } from '../hooks/useColumnPrefs.js';
@@ -280,6 +281,7 @@ function FilterBar({ crawl }: { crawl: CrawlSummary }) {
       <StatusFilter classes={filter.statusClasses} codes={filter.statuses} onChange={(p) => upd(p)} />
       <TriToggle label="In sitemap" value={filter.inSitemap} onChange={(inSitemap) => upd({ inSitemap })} yes="Yes" no="No" testId="filter-insitemap" />
       <TriToggle label="Blocked" value={filter.blocked} onChange={(blocked) => upd({ blocked })} yes="Yes" no="No" testId="filter-blocked" />
+      <PageFilters filter={filter} onChange={upd} />
     </div>
   );
 }

@@ -241,6 +241,59 @@ export const URL_COLUMNS: UrlColumn[] = [
     description: 'Why it is not indexable (the first reason that applies): robots.txt, a fetch error, a redirect, 4xx, 5xx, noindex, not HTML, canonicalised',
     cell: (r) => (r.indexabilityReason ? <span className="muted">{INDEXABILITY_REASON_LABEL[r.indexabilityReason]}</span> : ''),
   },
+  // Links between crawled pages (issue 22): anchors and image-map areas only.
+  {
+    key: 'inlinks',
+    label: 'Inlinks',
+    width: 82,
+    shown: false,
+    align: 'right',
+    description: 'Links from crawled pages to this URL (each link counted, several from one page too)',
+    cell: (r) => numCell(r.inlinks),
+  },
+  {
+    key: 'uniqueInlinks',
+    label: 'Unique inlinks',
+    width: 116,
+    shown: false,
+    align: 'right',
+    description: 'Distinct crawled pages that link to this URL',
+    cell: (r) => numCell(r.uniqueInlinks),
+  },
+  {
+    key: 'outlinksInternal',
+    label: 'Outlinks (internal)',
+    width: 140,
+    shown: false,
+    align: 'right',
+    description: "This page's links to URLs inside the crawl's scope",
+    cell: (r) => numCell(r.outlinksInternal),
+  },
+  {
+    key: 'outlinksExternal',
+    label: 'Outlinks (external)',
+    width: 142,
+    shown: false,
+    align: 'right',
+    description: "This page's links to URLs outside the crawl's scope",
+    cell: (r) => numCell(r.outlinksExternal),
+  },
+  {
+    key: 'clickDepth',
+    label: 'Click depth',
+    width: 96,
+    shown: false,
+    align: 'right',
+    description: 'The fewest link clicks from the start URL (each redirect hop counts one); "none" when no chain of links reaches it',
+    cell: (r) =>
+      r.clickDepth === undefined ? (
+        <span className="muted" title="No chain of links from the start URL reaches this URL (found only through sitemaps or other references)">
+          none
+        </span>
+      ) : (
+        <span className="num">{r.clickDepth}</span>
+      ),
+  },
   {
     key: 'metaDescription',
     label: 'Meta description',

@@ -1,0 +1,234 @@
+/**
+ * The page-data filters in one popover beside the others: indexability (and why not), click depth
+ * and inlinks ranges, and whether a page has a meta description and an H1. Choices apply at once;
+ * the ranges on Apply or Enter, with an error that says which end is wrong. The chip row names what
+ * is applied.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { Indexability, IndexabilityReason, Range } from '../../../shared/model.js';
+import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
+import { ALL_INDEXABILITY_REASONS, parseRange, type HasMissing, type UrlFilter } from '../logic/url-query.js';
+import { Icon } from './Icon.js';
+
+type PagePatch = Partial<Pick<UrlFilter, 'indexability' | 'indexabilityReasons' | 'clickDepth' | 'inlinks' | 'metaDescription' | 'h1'>>;
+
+/** How many page filters are applied (for the button). */
+export function pageFilterCount(f: UrlFilter): number {
+  return (
+    (f.indexability || f.indexabilityReasons.length ? 1 : 0) +
+    (f.clickDepth ? 1 : 0) +
+    (f.inlinks ? 1 : 0) +
+    (f.metaDescription !== 'any' ? 1 : 0) +
+    (f.h1 !== 'any' ? 1 : 0)
+  );
+}
+
+export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(patch: PagePatch): void }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
+    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', esc);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', esc);
+    };
+  }, [open]);
+  const n = pageFilterCount(filter);
+  const idx: Indexability | 'any' = filter.indexabilityReasons.length ? 'non-indexable' : (filter.indexability ?? 'any');
+  const setIdx = (v: Indexability | 'any') => onChange({ indexability: v === 'any' ? null : v, indexabilityReasons: [] });
+  const toggleReason = (r: IndexabilityReason) => {
+    const has = filter.indexabilityReasons.includes(r);
+    const reasons = has ? filter.indexabilityReasons.filter((x) => x !== r) : [...filter.indexabilityReasons, r];
+    onChange({ indexability: 'non-indexable', indexabilityReasons: reasons });
+  };
+  return (
+    <div className="menu-anchor" ref={ref}>
+      <button
+        type="button"
+        className={`filter-btn${n ? ' active' : ''}`}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="filter-page"
+        title="Indexability, click depth, inlinks, meta description, H1"
+      >
+        <span className="filter-label">Page data:</span> {n === 0 ? 'All' : `${n} ${n === 1 ? 'filter' : 'filters'}`} <Icon name="chevronDown" size={11} />
+      </button>
+      {open && (
+        <div className="menu page-menu" role="dialog" aria-label="Page data filters" data-testid="page-filters">
+          <div className="menu-section">Indexability</div>
+          <div className="seg" role="radiogroup" aria-label="Indexability">
+            {(
+              [
+                ['any', 'Any'],
+                ['indexable', 'Indexable'],
+                ['non-indexable', 'Non-indexable'],
+              ] as const
+            ).map(([v, label]) => (
+              <button
+                key={v}
+                type="button"
+                role="radio"
+                aria-checked={idx === v}
+                className={`seg-btn${idx === v ? ' selected' : ''}`}
+                onClick={() => setIdx(v)}
+                data-testid={`filter-indexability-${v}`}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+          {idx === 'non-indexable' && (
+            <div className="reason-list" data-testid="filter-reasons">
+              <div className="muted small">Reason (none picked: any)</div>
+              {ALL_INDEXABILITY_REASONS.map((r) => (
+                <label key={r} className="menu-check">
+                  <input type="checkbox" checked={filter.indexabilityReasons.includes(r)} onChange={() => toggleReason(r)} data-value={r} />
+                  <span>{INDEXABILITY_REASON_LABEL[r]}</span>
+                </label>
+              ))}
+            </div>
+          )}
+          <RangeField
+            label="Click depth"
+            hint="URLs without a click depth never match."
+            value={filter.clickDepth}
+            onApply={(clickDepth) => onChange({ clickDepth })}
+            testId="filter-clickdepth"
+          />
+          <RangeField
+            label="Inlinks"
+            hint="Links from crawled pages, each one counted."
+            value={filter.inlinks}
+            onApply={(inlinks) => onChange({ inlinks })}
+            testId="filter-inlinks"
+          />
+          <div className="menu-section">On the page (fetched HTML pages)</div>
+          <HasMissingRow
+            label="Meta description"
+            value={filter.metaDescription}
+            onChange={(metaDescription) => onChange({ metaDescription })}
+            testId="filter-meta"
+          />
+          <HasMissingRow label="H1" value={filter.h1} onChange={(h1) => onChange({ h1 })} testId="filter-h1" />
+          <div className="menu-foot">
+            <button
+              type="button"
+              className="link-btn"
+              disabled={n === 0}
+              onClick={() => onChange({ indexability: null, indexabilityReasons: [], clickDepth: null, inlinks: null, metaDescription: 'any', h1: 'any' })}
+            >
+              Clear these
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Min and max fields; an empty end stays open. Applied on Enter or Apply; a bad value says why. */
+function RangeField({
+  label,
+  hint,
+  value,
+  onApply,
+  testId,
+}: {
+  label: string;
+  hint: string;
+  value: Range | null;
+  onApply(r: Range | null): void;
+  testId: string;
+}) {
+  const shownMin = value?.min === undefined ? '' : String(value.min);
+  const shownMax = value?.max === undefined ? '' : String(value.max);
+  const [min, setMin] = useState(shownMin);
+  const [max, setMax] = useState(shownMax);
+  const [error, setError] = useState<string | null>(null);
+  // A chip removed, or the filter set elsewhere: the fields show what is applied.
+  useEffect(() => {
+    setMin(shownMin);
+    setMax(shownMax);
+    setError(null);
+  }, [shownMin, shownMax]);
+  const apply = () => {
+    const parsed = parseRange(min, max);
+    if ('error' in parsed) return setError(parsed.error);
+    setError(null);
+    onApply(parsed.range);
+  };
+  return (
+    <>
+      <div className="menu-section">{label}</div>
+      <form
+        className="range-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          apply();
+        }}
+      >
+        <input
+          type="text"
+          inputMode="numeric"
+          className={`input${error ? ' invalid' : ''}`}
+          placeholder="min"
+          value={min}
+          onChange={(e) => setMin(e.target.value)}
+          aria-label={`${label}: at least`}
+          data-testid={`${testId}-min`}
+        />
+        <span className="muted">to</span>
+        <input
+          type="text"
+          inputMode="numeric"
+          className={`input${error ? ' invalid' : ''}`}
+          placeholder="max"
+          value={max}
+          onChange={(e) => setMax(e.target.value)}
+          aria-label={`${label}: at most`}
+          data-testid={`${testId}-max`}
+        />
+        <button type="submit" className="btn btn-small" data-testid={`${testId}-apply`}>
+          Apply
+        </button>
+      </form>
+      <div className={`status-codes-note ${error ? 'text-error' : 'muted'}`} role={error ? 'alert' : undefined}>
+        {error ?? hint}
+      </div>
+    </>
+  );
+}
+
+function HasMissingRow({ label, value, onChange, testId }: { label: string; value: HasMissing; onChange(v: HasMissing): void; testId: string }) {
+  return (
+    <div className="hm-row">
+      <span className="hm-label">{label}</span>
+      <div className="seg" role="radiogroup" aria-label={label}>
+        {(
+          [
+            ['any', 'Any'],
+            ['has', 'Has'],
+            ['missing', 'Missing'],
+          ] as const
+        ).map(([v, text]) => (
+          <button
+            key={v}
+            type="button"
+            role="radio"
+            aria-checked={value === v}
+            className={`seg-btn${value === v ? ' selected' : ''}`}
+            onClick={() => onChange(v)}
+            data-testid={`${testId}-${v}`}
+          >
+            {text}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
