@@ -1,6 +1,6 @@
 /** The overview's charts, drawn as inline SVG: horizontal bars, a donut, and a time series. */
 import { useMemo } from 'react';
-import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks, timeLabel } from '../logic/chart.js';
+import { arcPath, areaPath, donutSegments, labelStep, linePath, niceCeil, ticks, timeLabel, type DepthBar } from '../logic/chart.js';
 import { formatCompact, formatCount, formatPercent } from '../logic/format.js';
 import type { HistoryPoint } from '../logic/history.js';
 
@@ -149,5 +149,80 @@ export function Legend({ data }: { data: BarDatum[] }) {
         </button>
       ))}
     </div>
+  );
+}
+
+const DEPTH_PAD = { left: 44, right: 8, top: 16, bottom: 34 };
+
+/**
+ * URLs per click depth as vertical bars (the URLs without one apart, greyed, at the right), each
+ * depth's bar clickable; counts above the bars when they fit, axis labels thinned to fit.
+ */
+export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthBar[]; width: number; height?: number; onPick?(depth: number): void }) {
+  const box = { width: Math.max(10, width - DEPTH_PAD.left - DEPTH_PAD.right), height: height - DEPTH_PAD.top - DEPTH_PAD.bottom };
+  const yMax = niceCeil(Math.max(1, ...bars.map((b) => b.value)));
+  const yTicks = ticks(yMax, 4);
+  // The "none" bar stands a half slot apart from the depths.
+  const hasNone = bars.some((b) => b.depth === null);
+  const slots = bars.length + (hasNone ? 0.5 : 0);
+  const slot = box.width / Math.max(1, slots);
+  const barW = Math.max(2, Math.min(48, slot * 0.72));
+  const step = labelStep(bars.length, box.width);
+  const showValues = slot >= 30;
+  return (
+    <svg className="depthchart" width={width} height={height} role="img" aria-label="URLs by click depth">
+      <g transform={`translate(${DEPTH_PAD.left},${DEPTH_PAD.top})`}>
+        {yTicks.map((t) => {
+          const y = box.height - (t / yMax) * box.height;
+          return (
+            <g key={t}>
+              <line x1={0} x2={box.width} y1={y} y2={y} className="grid" />
+              <text x={-6} y={y + 3.5} textAnchor="end" className="axis">
+                {formatCompact(t)}
+              </text>
+            </g>
+          );
+        })}
+        {bars.map((b, i) => {
+          const x = (i + (b.depth === null ? 0.5 : 0)) * slot + (slot - barW) / 2;
+          const h = b.value > 0 ? Math.max(1, (b.value / yMax) * box.height) : 0;
+          const cx = x + barW / 2;
+          const clickable = b.depth !== null && b.value > 0 && !!onPick;
+          const tip =
+            b.depth === null
+              ? `${formatCount(b.value)} URLs with no click depth: no chain of links from the start URL reaches them`
+              : `Click depth ${b.depth}: ${formatCount(b.value)} ${b.value === 1 ? 'URL' : 'URLs'}${clickable ? ' (click to list them)' : ''}`;
+          return (
+            <g
+              key={b.label}
+              className={`depth-bar${b.depth === null ? ' depth-none' : ''}${clickable ? ' clickable' : ''}`}
+              data-depth={b.depth ?? 'none'}
+              data-value={b.value}
+              onClick={clickable ? () => onPick!(b.depth!) : undefined}
+              role={clickable ? 'button' : undefined}
+              aria-label={tip}
+            >
+              <title>{tip}</title>
+              {/* The whole slot takes the click, not only a thin bar. */}
+              <rect x={i * slot + (b.depth === null ? slot / 2 : 0)} y={0} width={slot} height={box.height} className="depth-hit" />
+              <rect x={x} y={box.height - h} width={barW} height={h} rx={2} className="depth-fill" />
+              {showValues && b.value > 0 && (
+                <text x={cx} y={box.height - h - 4} textAnchor="middle" className="axis depth-value">
+                  {formatCompact(b.value)}
+                </text>
+              )}
+              {(i % step === 0 || b.depth === null) && (
+                <text x={cx} y={box.height + 14} textAnchor="middle" className="axis">
+                  {b.label}
+                </text>
+              )}
+            </g>
+          );
+        })}
+        <text x={box.width / 2} y={box.height + 29} textAnchor="middle" className="axis axis-title">
+          clicks from the start URL
+        </text>
+      </g>
+    </svg>
   );
 }

@@ -87,3 +87,27 @@ export function timeLabel(t: number, x0: number, x1: number, clock: (ms: number)
   const s = (t - x0) / 1000;
   return `${s < 10 && s > 0 ? Math.round(s * 10) / 10 : Math.round(s)}s`;
 }
+
+/** One bar of the click-depth histogram: a depth (or none), its URLs. */
+export interface DepthBar {
+  /** The depth, or null for the URLs without one. */
+  depth: number | null;
+  label: string;
+  value: number;
+}
+
+/**
+ * The click-depth histogram's bars: one per depth from 0 to the deepest (empty depths kept, so the
+ * axis reads as a scale), then "none" when some URLs have no click depth.
+ */
+export function depthBars(clickDepth: readonly number[], noClickDepth: number): DepthBar[] {
+  const bars: DepthBar[] = clickDepth.map((value, depth) => ({ depth, label: String(depth), value }));
+  if (noClickDepth > 0) bars.push({ depth: null, label: 'none', value: noClickDepth });
+  return bars;
+}
+
+/** Every how many bars an x-axis label fits (labels need about `minPx` each). */
+export function labelStep(bars: number, width: number, minPx = 22): number {
+  if (bars <= 0 || width <= 0) return 1;
+  return Math.max(1, Math.ceil((bars * minPx) / width));
+}

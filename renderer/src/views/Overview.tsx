@@ -1,13 +1,16 @@
 /** Overview: counters, rate and ETA, progress bars, and the charts an analyst reads at a glance. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CrawlSummary, RequestSource, StatusClass } from '../../../shared/model.js';
-import { BarList, DiscoveryChart, Donut, Legend, type BarDatum } from '../components/Charts.js';
+import type { CrawlSummary, PageStats, RequestSource, StatusClass } from '../../../shared/model.js';
+import { toApiError } from '../api/types.js';
+import { BarList, DepthChart, DiscoveryChart, Donut, Legend, type BarDatum } from '../components/Charts.js';
 import { ProgressBar } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { formatCount, formatDuration, formatPercent, formatRate } from '../logic/format.js';
 import { etaSeconds, fetchProgress, sitemapProgress } from '../logic/progress.js';
-import { emptyFilter } from '../logic/url-query.js';
-import { setFilter, setTab, useApp } from '../store/app-store.js';
+import { depthBars } from '../logic/chart.js';
+import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
+import { emptyFilter, indexabilityDrill } from '../logic/url-query.js';
+import { getApi, setFilter, setTab, useApp } from '../store/app-store.js';
 
 const EMPTY: never[] = [];
 
@@ -163,6 +166,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
               <Legend data={statusData} />
             </div>
           </div>
+          {crawl.settings.fetchPages && <PageStatsCards crawl={crawl} />}
           <div className="card chart-card">
             <div className="card-head">
               <span className="card-title">URLs by source</span>
@@ -249,5 +253,138 @@ function Measured({ children }: { children: (width: number) => ReactNode }) {
     <div ref={ref} className="measured">
       {w > 0 && children(w)}
     </div>
+  );
+}
+
+/** While a crawl runs its page figures are asked for at most this often. */
+const STATS_REFRESH_MS = 2000;
+
+/** The crawl's page figures (getPageStats), reloaded as a live crawl moves on, at most every STATS_REFRESH_MS. */
+function usePageStats(crawl: CrawlSummary): { stats: PageStats | null; error: string | null } {
+  const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
+  const [stats, setStats] = useState<{ id: string; stats: PageStats } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const last = useRef(0);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const wait = last.current + STATS_REFRESH_MS - Date.now();
+    if (wait > 0) {
+      // Too soon: once, a little later, so the last change of a crawl is never missed.
+      const t = setTimeout(() => setTick((n) => n + 1), wait);
+      return () => clearTimeout(t);
+    }
+    last.current = Date.now();
+    let alive = true;
+    getApi()
+      .getPageStats({ id: crawl.id })
+      .then(
+        (st) => {
+          if (!alive) return;
+          setStats({ id: crawl.id, stats: st });
+          setError(null);
+        },
+        (err) => alive && setError(toApiError(err).message),
+      );
+    return () => {
+      alive = false;
+    };
+  }, [crawl.id, version, crawl.status, tick]);
+  return { stats: stats && stats.id === crawl.id ? stats.stats : null, error };
+}
+
+/** The indexability card and the click-depth chart, from the service's page figures. */
+function PageStatsCards({ crawl }: { crawl: CrawlSummary }) {
+  const { stats, error } = usePageStats(crawl);
+  const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
+  const go = (to: Parameters<typeof indexabilityDrill>[1]) => () => {
+    setFilter(crawl.id, () => indexabilityDrill(filter, to));
+    setTab('urls');
+  };
+  const pickDepth = (d: number) => {
+    setFilter(crawl.id, (f) => ({ ...emptyFilter(), sort: f.sort, clickDepth: { min: d, max: d } }));
+    setTab('urls');
+  };
+  const nonIndexable = stats ? stats.nonIndexable.reduce((a, r) => a + r.count, 0) : 0;
+  const handled = stats ? stats.indexable + nonIndexable : 0;
+  const reasons: BarDatum[] = (stats?.nonIndexable ?? [])
+    .filter((r) => r.count > 0)
+    .sort((a, b) => b.count - a.count)
+    .map((r) => ({ key: r.reason, label: INDEXABILITY_REASON_LABEL[r.reason], value: r.count, tone: 'tone-idx-reason', onClick: go(r.reason) }));
+  const bars = stats ? depthBars(stats.clickDepth, stats.noClickDepth) : [];
+  const placeholder = (text: string) => <div className="chart-empty muted">{text}</div>;
+  return (
+    <>
+      <div className="card chart-card wide" data-testid="depth-card">
+        <div className="card-head">
+          <span className="card-title">URLs by click depth</span>
+          <span className="muted small">fewest link clicks from the start URL · click a bar to list its URLs</span>
+        </div>
+        {error && !stats ? (
+          placeholder(`Could not read the page figures: ${error}`)
+        ) : !stats ? (
+          placeholder('Reading…')
+        ) : bars.length === 0 ? (
+          placeholder(crawl.status === 'running' ? 'No page reached by links yet…' : 'No URL of this crawl has a click depth.')
+        ) : (
+          <Measured>{(w) => <DepthChart bars={bars} width={w} onPick={pickDepth} />}</Measured>
+        )}
+      </div>
+      <div className="card chart-card idx-card" data-testid="indexability-card">
+        <div className="card-head">
+          <span className="card-title">Indexability</span>
+          <span className="muted small">{stats ? `${formatCount(handled)} handled URLs` : ''}</span>
+        </div>
+        {!stats ? (
+          <div className="muted small">{error ? `Could not read the page figures: ${error}` : 'Reading…'}</div>
+        ) : (
+          <>
+            <div className="idx-split">
+              <button
+                type="button"
+                className="idx-stat idx-ok"
+                onClick={go('indexable')}
+                disabled={stats.indexable === 0}
+                data-testid="idx-indexable"
+                data-value={stats.indexable}
+                title="Show the indexable URLs"
+              >
+                <span className="stat-label">Indexable</span>
+                <span className="idx-value num">{formatCount(stats.indexable)}</span>
+                <span className="muted small num">{formatPercent(stats.indexable, handled)}</span>
+              </button>
+              <button
+                type="button"
+                className="idx-stat idx-no"
+                onClick={go('non-indexable')}
+                disabled={nonIndexable === 0}
+                data-testid="idx-non-indexable"
+                data-value={nonIndexable}
+                title="Show the non-indexable URLs"
+              >
+                <span className="stat-label">Non-indexable</span>
+                <span className="idx-value num">{formatCount(nonIndexable)}</span>
+                <span className="muted small num">{formatPercent(nonIndexable, handled)}</span>
+              </button>
+            </div>
+            {handled > 0 && (
+              <div className="idx-bar" aria-hidden="true">
+                <span className="idx-bar-ok" style={{ width: `${(stats.indexable / handled) * 100}%` }} />
+                <span className="idx-bar-no" style={{ width: `${(nonIndexable / handled) * 100}%` }} />
+              </div>
+            )}
+            {reasons.length > 0 ? (
+              <>
+                <div className="idx-reasons-title">Why not indexable</div>
+                <div data-testid="idx-reasons">
+                  <BarList data={reasons} total={nonIndexable} />
+                </div>
+              </>
+            ) : (
+              <div className="muted small">{handled === 0 ? 'No URL handled yet.' : 'Every handled URL is indexable.'}</div>
+            )}
+          </>
+        )}
+      </div>
+    </>
   );
 }

@@ -8,7 +8,7 @@ import { displayName } from '../logic/crawls.js';
 import { formatCount, formatDateTime } from '../logic/format.js';
 import { describeFilter, emptyFilter, filterToQuery, isFiltered } from '../logic/url-query.js';
 import { issueSummary } from '../logic/issues.js';
-import { exportCsv, runAction, setExportMenu, setTab, useApp, type Tab } from '../store/app-store.js';
+import { exportCsv, exportLinks, runAction, setExportMenu, setTab, useApp, type Tab } from '../store/app-store.js';
 import { useFindings } from './IssuesView.js';
 import { modKey } from './shortcuts.js';
 
@@ -140,6 +140,12 @@ function ExportButton({ crawl, enabled }: { crawl: CrawlSummary; enabled: boolea
             <span>All URLs</span>
             <span className="menu-note">{formatCount(crawl.counters.discovered)} URLs, every column of the CLI's CSV</span>
           </button>
+          {crawl.settings.fetchPages && (
+            <button type="button" role="menuitem" className="menu-item" onClick={() => void exportLinks(crawl.id)} data-export="links">
+              <span>All links</span>
+              <span className="menu-note">Every link between crawled pages: source, target, anchor, target status, nofollow, external</span>
+            </button>
+          )}
           <div className="menu-foot">
             <Kbd>{modKey}</Kbd>+<Kbd>E</Kbd> exports the current filter, or everything when there is none
           </div>
