@@ -661,7 +661,7 @@ export class CrawlRuntime {
       // The facts live in the journal only, read back with the row (as the title is): no memory per URL.
       const off = this.append(encodeResult(req.id, code, result, facts));
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
-      if (this.data.auditLive) this.data.audit.result(req.id, state, result);
+      if (this.data.auditLive) this.data.audit.result(req.id, state, result, facts);
       this.noted(false);
       this.flushMicro();
     },

@@ -11,7 +11,7 @@
  * sitemaps still being read. Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
-import { EngineError, SparseColumn, column, ensureCapacity, inSitemapScope, tryUniqueKey, widened } from '../../engine/index.js';
+import { EngineError, SparseColumn, column, ensureCapacity, inSitemapScope, tryUniqueKey, widened, type ResultFacts } from '../../engine/index.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { lastmodVerdict, SiteVariants } from './entry-checks.js';
 import { HreflangGraph } from './hreflang-graph.js';
@@ -240,7 +240,7 @@ export class AuditEngine {
   }
 
   /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. The latest result wins. */
-  result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult): void {
+  result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult, _facts?: ResultFacts): void {
     this.ensure(id);
     const before = this.maskOf(id);
     let f = this.flags[id]! & ~(F_RESULT_FLAGS | CAT_BITS);

@@ -16,6 +16,7 @@ import {
   DUPS_TAIL,
   NO_FROM,
   decodeEntry,
+  decodeResultFacts,
   REC_ADMIT,
   REC_CHECKPOINT,
   REC_DUP,
@@ -126,7 +127,7 @@ export class CrawlData {
         const id = r[1] as number;
         const state = RESULT_STATE_BY_CODE[r[2] as number];
         if (state === undefined || !(id >= 0 && id < this.store.count)) return;
-        this.audit.result(id, state, (r[3] ?? {}) as UrlResult);
+        this.audit.result(id, state, (r[3] ?? {}) as UrlResult, decodeResultFacts(r));
         return;
       }
       case REC_NODE:
