@@ -169,6 +169,8 @@ export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthB
   const barW = Math.max(2, Math.min(48, slot * 0.72));
   const step = labelStep(bars.length, box.width);
   const showValues = slot >= 30;
+  // Slots between a depth's label and the "none" label (which is always drawn): a nearer one is left out.
+  const noneGap = (i: number) => bars.length - 1 - i + 0.5;
   return (
     <svg className="depthchart" width={width} height={height} role="img" aria-label="URLs by click depth">
       <g transform={`translate(${DEPTH_PAD.left},${DEPTH_PAD.top})`}>
@@ -185,7 +187,7 @@ export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthB
         })}
         {bars.map((b, i) => {
           const x = (i + (b.depth === null ? 0.5 : 0)) * slot + (slot - barW) / 2;
-          const h = b.value > 0 ? Math.max(1, (b.value / yMax) * box.height) : 0;
+          const h = b.value > 0 ? Math.max(2, (b.value / yMax) * box.height) : 0;
           const cx = x + barW / 2;
           const clickable = b.depth !== null && b.value > 0 && !!onPick;
           const tip =
@@ -211,7 +213,7 @@ export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthB
                   {formatCompact(b.value)}
                 </text>
               )}
-              {(i % step === 0 || b.depth === null) && (
+              {(b.depth === null || (i % step === 0 && !(hasNone && noneGap(i) * slot < 22))) && (
                 <text x={cx} y={box.height + 14} textAnchor="middle" className="axis">
                   {b.label}
                 </text>
