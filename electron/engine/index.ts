@@ -15,6 +15,7 @@ export {
   type HttpFetcher,
   type KeyValueStore,
   type ListingWire,
+  type RecordedLink,
   type Request,
   type RequestInit,
   type ResultFacts,

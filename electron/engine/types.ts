@@ -254,6 +254,20 @@ export interface PageLink {
   anchor?: string;
 }
 
+/** One `<a>`/`<area>` link of a fetched page, as onPageLinks reports it. */
+export interface RecordedLink {
+  /** Resolved against the page (its `<base href>`), fragment kept as written. */
+  url: string;
+  /** Its uniqueKey; null when it has none (unparsable). */
+  uniqueKey: string | null;
+  /** PageLink.anchor: the text, else a linked image's alt, else aria-label; '' when none. */
+  anchor: string;
+  /** rel=nofollow on the link, or nofollow in the page's meta robots or X-Robots-Tag. */
+  nofollow: boolean;
+  /** Outside the crawl's scope (the rule admission uses). */
+  external: boolean;
+}
+
 /**
  * What link extraction reads from an HTML page. Text fields are entity-decoded, their whitespace
  * collapsed to single spaces and trimmed. No word, H1 or meta description inside script, style,
@@ -261,6 +275,12 @@ export interface PageLink {
  */
 export interface PageInfo {
   links: PageLink[];
+  /**
+   * Every `<a href>`/`<area href>` of the page in document order, repeats included (links holds each
+   * URL once): url resolved, its own anchor (see PageLink.anchor), nofollow by its rel or the meta
+   * robots. Hrefs that resolve to no http(s) URL are left out, as from links.
+   */
+  anchors: PageLink[];
   title?: string;
   canonical?: string;
   metaRobots?: string;
@@ -347,6 +367,12 @@ export interface CrawlerHooks {
    * every answer that had a response (absent when none came: blocked, a network error).
    */
   onResult?(request: Request, state: 'done' | 'error' | 'blocked', result: import('../../shared/model.js').UrlResult, facts?: ResultFacts): void;
+  /**
+   * A fetched HTML page's `<a>`/`<area>` links, in document order, repeats included: right after its
+   * onResult and the admission of what it links to, in the same synchronous step. Reported whether
+   * its links are followed or not (followLinks off, a nofollow page): only admission differs.
+   */
+  onPageLinks?(page: Request, links: RecordedLink[]): void;
   /** A sitemap-tree node was added or changed (the whole node, latest wins). */
   onNode?(node: import('../../shared/model.js').SitemapNode): void;
   /** A crawl-level event for the Errors view. */

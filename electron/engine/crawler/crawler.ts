@@ -15,6 +15,7 @@ import {
   type ListingWire,
   type PageInfo,
   type PageLink,
+  type RecordedLink,
   type Request,
   type RequestInit,
   type ResultFacts,
@@ -583,7 +584,30 @@ export class Crawler {
     this.finish(req, 'done', result, { ...responseFacts(res), ...pageFacts(page) });
 
     const pageNofollow = (page.metaRobots && parseRobotsDirectives(page.metaRobots).nofollow) || (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow);
-    if (!this.settings.followLinks || pageNofollow) return;
+    if (this.settings.followLinks && !pageNofollow) this.admitLinks(req, page);
+    // In the same synchronous step as the result and the admissions: one journal batch holds all three.
+    if (this.hooks.onPageLinks) this.hooks.onPageLinks(req, this.recordedLinks(page, !!pageNofollow));
+  }
+
+  /** The page's `<a>`/`<area>` links as onPageLinks reports them. */
+  private recordedLinks(page: PageInfo, pageNofollow: boolean): RecordedLink[] {
+    const s = this.settings;
+    const anchor = s.startUrl || this.scopeAnchor();
+    const out: RecordedLink[] = [];
+    for (const a of page.anchors) {
+      out.push({
+        url: a.url,
+        uniqueKey: tryKey(a.url),
+        anchor: a.anchor ?? '',
+        nofollow: a.nofollow || pageNofollow,
+        external: !inScope(a.url, anchor, s.scope),
+      });
+    }
+    return out;
+  }
+
+  /** Admits what a followed page links to and refers to. */
+  private admitLinks(req: Request, page: PageInfo): void {
     const depth = req.depth + 1;
     const hreflangTargets = new Set(page.hreflang.map((a) => a.href));
     for (const link of page.links) {

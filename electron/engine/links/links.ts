@@ -292,12 +292,14 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
   const metaNofollow = robots.some((r) => parseRobotsDirectives(r).nofollow);
 
   const links: PageLink[] = [];
+  const anchors: PageLink[] = [];
   const byUrl = new Map<string, PageLink>();
   for (const r of raw) {
     const url = resolveUrl(r.href, base);
     if (url === null) continue;
     const nofollow = r.nofollow || metaNofollow;
     const isAnchor = r.tag === 'a' || r.tag === 'area';
+    if (isAnchor) anchors.push({ url, tag: r.tag, nofollow, anchor: r.anchor ?? '' });
     const seen = byUrl.get(url);
     if (seen) {
       if (!nofollow) seen.nofollow = false;
@@ -325,7 +327,7 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
     if (href !== null && h.lang !== '') hreflang.push({ lang: h.lang, href });
   }
 
-  const info: PageInfo = { links, hreflang, metaDescriptionCount, h1Count, wordCount: words.words };
+  const info: PageInfo = { links, anchors, hreflang, metaDescriptionCount, h1Count, wordCount: words.words };
   if (title !== undefined) info.title = title;
   if (rawCanonical !== undefined) {
     const canonical = resolveUrl(rawCanonical, base);
