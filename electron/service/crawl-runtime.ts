@@ -28,7 +28,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CrawlCounters, CrawlError, CrawlLogEntry, CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
+import type {
+  CrawlCounters,
+  CrawlError,
+  CrawlLogEntry,
+  CrawlSettings,
+  LinkPage,
+  PageLinkRow,
+  RequestSource,
+  SitemapNode,
+  SitemapUrlEntry,
+  UrlResult,
+} from '../../shared/model.js';
 import { tryUniqueKey } from '../engine/index.js';
 import type {
   CrawlerCheckpoint,
@@ -38,6 +49,7 @@ import type {
   Discovery,
   HttpFetcher,
   ListingWire,
+  RecordedLink,
   Request,
   RequestInit,
   ResultFacts,
@@ -49,12 +61,28 @@ import { rebuildAudit } from './audit/rebuild.js';
 import { CrawlData } from './data/crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog/catalog.js';
-import { NO_FROM, REC_ADMIT, admitFits, admitSource, encodeAdmit, encodeDup, encodeDups, encodeResult } from './journal/format.js';
+import {
+  LINK_EXTERNAL,
+  LINK_NOFOLLOW,
+  NO_FROM,
+  REC_ADMIT,
+  REC_LINKS,
+  admitFits,
+  admitSource,
+  encodeAdmit,
+  encodeDup,
+  encodeDups,
+  encodeLinks,
+  encodeResult,
+  linkTuple,
+  linksOf,
+  type LinkTuple,
+} from './journal/format.js';
 import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal/reader.js';
 import { describeLoss, isDamaged, type SalvageStats } from './journal/salvage.js';
 import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal/writer.js';
 import { Rows } from './data/rows.js';
-import { resultStateCode } from './data/url-store.js';
+import { STATE_NAMES, resultStateCode } from './data/url-store.js';
 import { UrlViews, type FindingFilter } from './data/url-views.js';
 
 export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
@@ -117,6 +145,8 @@ export class CrawlRuntime {
   readonly data: CrawlData;
   readonly journalPath: string;
   readonly reader: RecordReader;
+  /** The LinkStore's reader of LINKS records (its own window: it reads while rows are read). */
+  private readonly linkReader: RecordReader;
   readonly rows: Rows;
   readonly views: UrlViews;
   replayStats: ReplayStats | undefined;
@@ -159,6 +189,8 @@ export class CrawlRuntime {
     this.data = new CrawlData((keys) => createAudit(opts.settings, opts.now, keys));
     this.journalPath = path.join(opts.dir, JOURNAL_FILE);
     this.reader = new RecordReader(this.journalPath);
+    this.linkReader = new RecordReader(this.journalPath, 64 * 1024);
+    this.data.links.read = (off) => this.linkReader.read(off);
     this.rows = new Rows(this.data, this.reader);
     this.views = new UrlViews({
       store: this.data.store,
@@ -166,6 +198,8 @@ export class CrawlRuntime {
       row: (id) => this.rows.row(id),
       sitemapRefs: (nodeId) => (this.data.tree.has(nodeId) ? this.sitemapRefs([nodeId]) : undefined),
       finding: (code) => this.findingFilter(code),
+      // The page filters and sorts read these columns, not the journal (url-views.ts).
+      links: this.data.links,
       running: () => this.isRunning(),
       now: opts.now,
     });
@@ -417,6 +451,164 @@ export class CrawlRuntime {
     this.writer?.close();
     this.writer = null;
     this.reader.close();
+    this.linkReader.close();
+  }
+
+  // ---------------------------------------------------------------- links
+
+  /**
+   * A page of URL `urlId`'s links: 'out', the links on its page (its LINKS record, in document
+   * order); 'in', the links to it on other pages, in journal order, found by scanning the LINKS
+   * records (a bounded chunk at a time, a byte search for the id before any JSON is parsed). Only a
+   * page's counted record is read (LinkStore: its first), so `total` is inlinks(urlId) for 'in'.
+   */
+  async links(urlId: number, direction: 'in' | 'out', offset: number, limit: number): Promise<LinkPage> {
+    if (!(Number.isSafeInteger(urlId) && urlId >= 0 && urlId < this.data.store.count)) {
+      throw new ServiceError('NOT_FOUND', `This crawl has no URL with id ${urlId}.`);
+    }
+    if (!(Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(limit) && limit >= 0)) {
+      throw new ServiceError('BAD_QUERY', `A page of links needs a whole offset and limit of 0 or more (got offset ${offset}, limit ${limit}).`);
+    }
+    const rows: PageLinkRow[] = [];
+    let total = 0;
+    if (direction === 'out') {
+      const at = this.data.links.linksOffset(urlId);
+      const rec = at < 0 ? undefined : this.reader.read(at);
+      if (!rec || rec[0] !== REC_LINKS) return { total: 0, rows };
+      const links = linksOf(rec);
+      const fromUrl = this.data.queue.get(urlId)!.url;
+      for (let i = offset; i < links.length && rows.length < limit; i++) rows.push(this.linkRow(urlId, fromUrl, links[i]!));
+      return { total: links.length, rows };
+    }
+    const needle = '[' + urlId;
+    for await (const [rec] of this.linkRecords(needle)) {
+      const from = rec[1] as number;
+      if (from === urlId) continue; // a link to the page itself is no inlink
+      let fromUrl: string | undefined;
+      for (const t of linksOf(rec)) {
+        if (!Array.isArray(t) || t[0] !== urlId) continue;
+        if (total >= offset && rows.length < limit) rows.push(this.linkRow(from, (fromUrl ??= this.data.queue.get(from)!.url), t));
+        total++;
+      }
+    }
+    return { total, rows };
+  }
+
+  /** Every recorded link of the crawl (each page's counted LINKS record), pages in journal order. */
+  async *eachLink(): AsyncIterable<PageLinkRow> {
+    for await (const [rec] of this.linkRecords(null)) {
+      const from = rec[1] as number;
+      const fromUrl = this.data.queue.get(from)!.url;
+      for (const t of linksOf(rec)) if (Array.isArray(t)) yield this.linkRow(from, fromUrl, t);
+    }
+  }
+
+  /** A LINKS tuple of page `from` as a row, with its target's state and status as crawled now. */
+  private linkRow(from: number, fromUrl: string, t: LinkTuple): PageLinkRow {
+    const { queue, store } = this.data;
+    const target = t[0];
+    let toId: number | undefined;
+    let toUrl: string;
+    if (typeof target === 'number' && target >= 0 && target < store.count) {
+      toId = target;
+      toUrl = queue.get(target)!.url;
+    } else {
+      toUrl = String(target);
+      // Not held when the page was recorded: it may be now.
+      const key = tryUniqueKey(toUrl);
+      toId = key === null ? undefined : queue.idOf(key);
+    }
+    const row: PageLinkRow = { fromId: from, fromUrl, toUrl, anchor: typeof t[1] === 'string' ? t[1] : '' };
+    const flags = typeof t[2] === 'number' ? t[2] : 0;
+    if (flags & LINK_NOFOLLOW) row.nofollow = true;
+    if (flags & LINK_EXTERNAL) row.external = true;
+    if (toId !== undefined) {
+      row.toId = toId;
+      row.toState = store.inFlight.has(toId) ? 'fetching' : STATE_NAMES[store.state[toId]!]!;
+      const status = store.statusOf(toId);
+      if (status > 0) row.toStatus = status;
+    }
+    return row;
+  }
+
+  /**
+   * The counted LINKS records of the journal, parsed, with their offsets: the file up to what is
+   * written, LINK_SCAN_BYTES at a time, then what the writer holds. With `needle`, only lines whose
+   * bytes hold it followed by ',' or ']' are parsed (the rest cannot name that id).
+   */
+  private async *linkRecords(needle: string | null): AsyncGenerator<[unknown[], number]> {
+    const links = this.data.links;
+    const counted = (rec: unknown[] | undefined, off: number): rec is unknown[] =>
+      rec !== undefined && rec[0] === REC_LINKS && links.linksOffset(rec[1] as number) === off;
+    const end = this.writer ? this.writer.durableLength : this.committedLength;
+    const pat = needle === null ? null : Buffer.from(needle);
+    const head = Buffer.from('[' + REC_LINKS + ',');
+    let fh: fs.promises.FileHandle | null = null;
+    try {
+      fh = end > 0 ? await fs.promises.open(this.journalPath, 'r') : null;
+      let buf = Buffer.allocUnsafe(LINK_SCAN_BYTES);
+      let pos = 0; // file offset of buf[0]
+      let carry = 0;
+      while (fh && pos + carry < end) {
+        if (carry === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, carry);
+          buf = bigger;
+        }
+        const { bytesRead } = await fh.read(buf, carry, Math.min(buf.length - carry, end - pos - carry), pos + carry);
+        if (bytesRead === 0) break;
+        const len = carry + bytesRead;
+        const last = buf.lastIndexOf(10, len - 1);
+        const used = last === -1 ? 0 : last + 1;
+        const found: [unknown[], number][] = [];
+        if (pat === null) {
+          for (let at = 0; at < used;) {
+            const nl = buf.indexOf(10, at);
+            if (buf.compare(head, 0, head.length, at, at + head.length) === 0) {
+              const rec = parseLine(buf, at, nl);
+              if (counted(rec, pos + at)) found.push([rec, pos + at]);
+            }
+            at = nl + 1;
+          }
+        } else {
+          let lineDone = -1;
+          for (let hit = buf.indexOf(pat, 0); hit !== -1 && hit < used; hit = buf.indexOf(pat, hit + 1)) {
+            const next = buf[hit + pat.length];
+            if (next !== 44 /* , */ && next !== 93 /* ] */) continue;
+            const start = buf.lastIndexOf(10, hit) + 1;
+            if (start <= lineDone) continue;
+            const nl = buf.indexOf(10, hit);
+            lineDone = nl;
+            if (buf.compare(head, 0, head.length, start, start + head.length) !== 0) continue;
+            const rec = parseLine(buf, start, nl);
+            if (counted(rec, pos + start)) found.push([rec, pos + start]);
+          }
+        }
+        buf.copy(buf, 0, used, len);
+        pos += used;
+        carry = len - used;
+        for (const f of found) yield f;
+      }
+    } finally {
+      await fh?.close();
+    }
+    // What was written since, and what the writer still holds.
+    const w = this.writer;
+    if (!w) return;
+    for (let off = end; off < w.size;) {
+      const line = this.linkReader.readLine(off);
+      if (line === undefined) return;
+      const at = off;
+      off += Buffer.byteLength(line) + 1;
+      if (!line.startsWith('[' + REC_LINKS + ',') || (needle !== null && !line.includes(needle))) continue;
+      let rec: unknown[] | undefined;
+      try {
+        rec = JSON.parse(line) as unknown[];
+      } catch {
+        rec = undefined;
+      }
+      if (counted(rec, at)) yield [rec, at];
+    }
   }
 
   // ---------------------------------------------------------------- journal
@@ -431,6 +623,8 @@ export class CrawlRuntime {
     this.writer = JournalWriter.open(this.journalPath, this.committedLength, this.opts.faults);
     this.reader.writer = this.writer;
     this.reader.invalidate();
+    this.linkReader.writer = this.writer;
+    this.linkReader.invalidate();
   }
 
   /**
@@ -618,6 +812,7 @@ export class CrawlRuntime {
           ? w.appendRecord(REC_ADMIT, req.id, admitSource(req.source, listed), req.depth, from, wire.entryJson)
           : this.append(encodeAdmit(req.id, req.source, listed, req.depth, from, req.url, req.uniqueKey, entry, req.label, req.userData));
       this.data.store.admit(req.id, req.source, listed, req.depth, ref, entry ? off : -1, entry?.lastmod);
+      this.data.links.admitted(req.id, req.uniqueKey, req.source === 'start');
       if (this.data.auditLive) this.data.audit.admitted(req.id, req.url, req.source, entry, req.discoveredFrom, req.uniqueKey);
       this.noted(req.source === 'sitemap' || req.source === 'start');
     },
@@ -648,6 +843,7 @@ export class CrawlRuntime {
         }
       }
       this.data.store.duplicate();
+      if (d.source === 'start') this.data.links.start(id);
       if (this.data.auditLive) this.data.audit.discovered(id, d, entry);
       this.noted(d.source === 'sitemap' || d.source === 'start');
     },
@@ -661,9 +857,24 @@ export class CrawlRuntime {
       // The facts live in the journal only, read back with the row (as the title is): no memory per URL.
       const off = this.append(encodeResult(req.id, code, result, facts));
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
+      this.data.links.result(req.id, result.redirectTo);
       if (this.data.auditLive) this.data.audit.result(req.id, state, result, facts);
       this.noted(false);
       this.flushMicro();
+    },
+
+    onPageLinks: (page: Request, links: RecordedLink[]) => {
+      // Right after the page's RESULT (same step, same batch). A target is named by id when the crawl holds it.
+      const queue = this.data.queue;
+      const tuples: LinkTuple[] = [];
+      for (const l of links) {
+        const id = l.uniqueKey === null ? undefined : queue.idOf(l.uniqueKey);
+        tuples.push(linkTuple(id ?? l.url, l.anchor, (l.nofollow ? LINK_NOFOLLOW : 0) | (l.external ? LINK_EXTERNAL : 0)));
+      }
+      const rec: unknown[] = [REC_LINKS, page.id, tuples];
+      const off = this.append(encodeLinks(page.id, tuples));
+      this.data.links.apply(rec, off);
+      this.noted(false);
     },
 
     onNode: (node: SitemapNode) => {
@@ -688,6 +899,19 @@ export class CrawlRuntime {
       this.noted(false);
     },
   };
+}
+
+/** Bytes of the journal read at a time when links are looked up (links(), eachLink()). */
+const LINK_SCAN_BYTES = 1 << 20;
+
+/** The JSON array of buf[start, end), or undefined. */
+function parseLine(buf: Buffer, start: number, end: number): unknown[] | undefined {
+  try {
+    const rec = JSON.parse(buf.toString('utf8', start, end)) as unknown;
+    return Array.isArray(rec) ? rec : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The record for a run's repeats: a DUP line for one, a DUPS line for more. */

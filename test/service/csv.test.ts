@@ -9,9 +9,10 @@ const HEADER =
   'url,source,depth,discovered_from,in_sitemaps,lastmod,changefreq,priority,hreflang,images,status,content_type,' +
   'redirect_to,canonical,meta_robots,x_robots_tag,title,blocked_by_robots,error,' +
   'indexability,indexability_reason,meta_description,meta_description_count,h1,h1_count,lang,word_count,' +
-  'response_time_ms,size_bytes,transferred_bytes,last_modified,etag';
+  'response_time_ms,size_bytes,transferred_bytes,last_modified,etag,' +
+  'inlinks,unique_inlinks,outlinks_internal,outlinks_external,click_depth';
 /** The cells after `error` of a row that has none of the fields appended for issue 22. */
-const NO_PAGE_FIELDS = ','.repeat(13);
+const NO_PAGE_FIELDS = ','.repeat(18);
 
 function row(over: Partial<UrlRow> = {}): UrlRow {
   return { id: 0, url: 'https://site.test/', state: 'done', source: 'start', depth: 0, inSitemaps: [], ...over };
@@ -110,6 +111,11 @@ test('a full record maps to its cells in column order', () => {
       transferredBytes: 1400,
       lastModified: 'Mon, 01 Jan 2024 08:00:00 GMT',
       etag: 'W/"a-1"',
+      inlinks: 4,
+      uniqueInlinks: 3,
+      outlinksInternal: 10,
+      outlinksExternal: 1,
+      clickDepth: 2,
     }),
     entry: {
       loc: 'https://site.test/a',
@@ -158,6 +164,11 @@ test('a full record maps to its cells in column order', () => {
     '1400',
     'Mon, 01 Jan 2024 08:00:00 GMT',
     'W/"a-1"',
+    '4',
+    '3',
+    '10',
+    '1',
+    '2',
   ]);
 });
 
@@ -173,7 +184,18 @@ test('the appended fields: empty when absent, 0 and empty text kept apart, text 
   const none = toCsvCells({ row: row() });
   assert.deepEqual(
     CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability')).map((c) => at(none, c)),
-    Array(13).fill(''),
+    Array(18).fill(''),
+  );
+  // Link figures: 0 is a count (a page nobody links to, a start URL at click depth 0), absent is empty.
+  const start = toCsvCells({ row: row({ inlinks: 0, uniqueInlinks: 0, outlinksInternal: 0, outlinksExternal: 0, clickDepth: 0 }) });
+  assert.deepEqual(
+    ['inlinks', 'unique_inlinks', 'outlinks_internal', 'outlinks_external', 'click_depth'].map((c) => at(start, c as (typeof CSV_COLUMNS)[number])),
+    ['0', '0', '0', '0', '0'],
+  );
+  const listed = toCsvCells({ row: row({ inlinks: 2, uniqueInlinks: 1 }) });
+  assert.deepEqual(
+    ['inlinks', 'unique_inlinks', 'outlinks_internal', 'outlinks_external', 'click_depth'].map((c) => at(listed, c as (typeof CSV_COLUMNS)[number])),
+    ['2', '1', '', '', ''],
   );
   // A page's own text may start like a formula.
   const hostile = toCsvCells({ row: row({ metaDescription: '=cmd|x', h1: '+1', lang: '@en', lastModified: '-1', etag: '=etag' }) });

@@ -22,6 +22,7 @@ import {
   REC_DUP,
   REC_DUPS,
   REC_FROM,
+  REC_LINKS,
   REC_LOG,
   REC_NODE,
   REC_RESULT,
@@ -31,6 +32,7 @@ import {
   type AdmitExtra,
 } from '../journal/format.js';
 import { ResumeLedger } from '../journal/resume-ledger.js';
+import { LinkStore } from './links.js';
 import { SitemapTree } from './sitemap-tree.js';
 import { UrlStore, resultStateCode } from './url-store.js';
 
@@ -42,6 +44,8 @@ export class CrawlData {
   readonly tree = new SitemapTree();
   readonly froms = new FromTable();
   readonly ledger = new ResumeLedger();
+  /** Inlinks, outlinks and click depth, from the LINKS records (links.ts). */
+  readonly links = new LinkStore({ count: () => this.store.count, idOf: (k) => this.queue.idOf(k) });
   /** Offset of each LOG record, in order. */
   logOffsets: number[] = [];
   /** The latest crawler checkpoint found in the journal (replay) or written (live). */
@@ -151,9 +155,13 @@ export class CrawlData {
         if (state === undefined || !(id >= 0 && id < this.store.count)) return;
         const result = (r[3] ?? {}) as UrlResult;
         this.store.result(id, resultStateCode(state), result.status, result.title, offset);
+        this.links.result(id, result.redirectTo);
         this.queue.markRequestHandled({ id } as Request);
         return;
       }
+      case REC_LINKS:
+        this.links.apply(r, offset);
+        return;
       case REC_NODE:
         this.noteNode((r[1] as SitemapNode).id);
         this.tree.upsert(r[1] as SitemapNode);
@@ -211,6 +219,7 @@ export class CrawlData {
     const lastmod = r[ADMIT_TAIL];
     const ref = source === 'sitemap' && from <= -2 ? -2 - from : -1;
     this.store.admit(id, source, listed, depth, ref, ref >= 0 ? offset : -1, typeof lastmod === 'string' ? lastmod : undefined);
+    this.links.admitted(id, req.uniqueKey, source === 'start');
     if (source === 'sitemap' && ref >= 0) this.ledger.pushSitemap(id, ref, false);
     else if (source === 'start') this.ledger.pushStart(id, false);
   }
@@ -232,6 +241,7 @@ export class CrawlData {
       return;
     }
     if (source === 'start') {
+      this.links.start(id);
       this.ledger.pushStart(id, true, n);
       return;
     }

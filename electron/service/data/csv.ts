@@ -43,6 +43,11 @@ export const CSV_COLUMNS = [
   'transferred_bytes',
   'last_modified',
   'etag',
+  'inlinks',
+  'unique_inlinks',
+  'outlinks_internal',
+  'outlinks_external',
+  'click_depth',
 ] as const;
 
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
@@ -77,7 +82,7 @@ export interface CsvWriter {
  * Prefixes `'` to a cell that a spreadsheet would read as a formula: one beginning with = + - @, or
  * tab/CR (which may shift it into one). Harmless cells that merely look numeric ("-5 °C") are
  * guarded too: any rule that lets some `-` cells through can be gamed.
- * A character test, not a regex: it runs on every cell of every row (32 per URL).
+ * A character test, not a regex: it runs on every cell of every row (37 per URL).
  */
 export function guardCell(cell: string): string {
   const c = cell.charCodeAt(0);
@@ -143,6 +148,11 @@ export function toCsvCells(rec: ExportRecord): string[] {
     text(row.transferredBytes),
     guardCell(text(row.lastModified)),
     guardCell(text(row.etag)),
+    text(row.inlinks),
+    text(row.uniqueInlinks),
+    text(row.outlinksInternal),
+    text(row.outlinksExternal),
+    text(row.clickDepth),
   ];
 }
 

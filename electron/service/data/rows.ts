@@ -1,7 +1,8 @@
 /**
  * Rows: turns a URL id into what the table, the detail pane and the CSV show, from the queue (URL,
- * source, depth, first discovery), the UrlStore (state, sitemaps) and the journal (entry, result and
- * the facts beside it), with the URL's indexability (audit/indexability.ts).
+ * source, depth, first discovery), the UrlStore (state, sitemaps), the LinkStore (inlinks, outlinks,
+ * click depth) and the journal (entry, result and the facts beside it), with the URL's indexability
+ * (audit/indexability.ts).
  */
 import type { CrawlLogEntry, RedirectStep, RedirectWalk, SitemapUrlEntry, UrlDetail, UrlResult, UrlRow, UrlState } from '../../../shared/model.js';
 import type { CrawlData } from './crawl-data.js';
@@ -143,6 +144,19 @@ export class Rows {
       const facts = decodeResultFacts(record);
       if (facts) addFacts(row, facts);
     }
+    const links = this.data.links;
+    if (links.pagesWithLinks > 0) {
+      // Counted once the crawl has recorded a page's links (a sitemap-only crawl has no such columns).
+      row.inlinks = links.inlinks(id);
+      row.uniqueInlinks = links.uniqueInlinks(id);
+      const internal = links.outlinksInternal(id);
+      if (internal !== undefined) {
+        row.outlinksInternal = internal;
+        row.outlinksExternal = links.outlinksExternal(id)!;
+      }
+    }
+    const clickDepth = links.clickDepth(id);
+    if (clickDepth !== undefined) row.clickDepth = clickDepth;
     const rec: ExportRecord = { row };
     if (entry) rec.entry = entry;
     if (result) rec.result = result;

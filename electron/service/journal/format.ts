@@ -35,6 +35,14 @@
  *                                 with this entry: n DUPs in one (a sitemap repeating an entry a
  *                                 million times costs a line, not a million). Journals written before
  *                                 it have only DUP lines, read as ever.
+ *   [9,id,[[target,anchor,flags]…]]   LINKS: the `<a>`/`<area>` links of fetched HTML page id, in
+ *                                 document order, repeats included; written right after its RESULT,
+ *                                 in the same batch. target = the target's URL id when the crawl held
+ *                                 its uniqueKey as the page was recorded, else its URL text; flags =
+ *                                 1 nofollow + 2 external; a tuple's trailing '' anchor and 0 flags
+ *                                 are dropped ([target] alone). Journals written before have none:
+ *                                 their pages have no link data. ~4 bytes per link plus its anchor
+ *                                 when the target is held (ids), its URL's length when not.
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
@@ -52,6 +60,7 @@ export const REC_FROM = 5;
 export const REC_CHECKPOINT = 6;
 export const REC_END = 7;
 export const REC_DUPS = 8;
+export const REC_LINKS = 9;
 
 export const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const LISTED_FLAG = 4;
@@ -243,4 +252,30 @@ export function decodeResultFacts(r: unknown[]): ResultFacts | undefined {
     if (TEXT_FACTS.has(field) ? typeof v === 'string' : Number.isSafeInteger(v) && (v as number) >= 0) facts[field] = v as string | number;
   }
   return facts as ResultFacts;
+}
+
+// ---------------------------------------------------------------- LINKS
+
+/** LINKS flags. */
+export const LINK_NOFOLLOW = 1;
+export const LINK_EXTERNAL = 2;
+
+/** One link of a LINKS record: [target] | [target, anchor] | [target, anchor, flags]. */
+export type LinkTuple = [number | string] | [number | string, string] | [number | string, string, number];
+
+/** A LINKS tuple, trailing absents dropped. */
+export function linkTuple(target: number | string, anchor: string, flags: number): LinkTuple {
+  if (flags !== 0) return [target, anchor, flags];
+  if (anchor !== '') return [target, anchor];
+  return [target];
+}
+
+/** Encodes a LINKS line (with its newline). */
+export function encodeLinks(pageId: number, links: LinkTuple[]): string {
+  return '[9,' + pageId + ',' + JSON.stringify(links) + ']\n';
+}
+
+/** The tuples of a parsed LINKS array; [] when damaged (not an array). */
+export function linksOf(r: unknown[]): LinkTuple[] {
+  return Array.isArray(r[2]) ? (r[2] as LinkTuple[]) : [];
 }

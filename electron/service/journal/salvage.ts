@@ -18,7 +18,7 @@
  * records. A crawl resumed after a salvage gets its journal rewritten first (repairJournal), since
  * new records are written with the renumbered ids.
  */
-import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_FROM, REC_LOG, REC_NODE, REC_RESULT } from './format.js';
+import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_FROM, REC_LOG, REC_LINKS, REC_NODE, REC_RESULT } from './format.js';
 
 /** What a replay lost to damage (journal lines, and the records dropped because they needed them). */
 export interface SalvageStats {
@@ -107,6 +107,24 @@ export class Salvage {
         const id = this.map(r[1]);
         if (id < 0) return this.drop();
         return id === r[1] ? r : withAt(r, 1, id);
+      }
+      case REC_LINKS: {
+        if (!isInt(r[1]) || !Array.isArray(r[2])) return this.lose(bytes, offset, line);
+        const id = this.map(r[1]);
+        if (id < 0) return this.drop();
+        // Targets named by id follow the renumbering; a link to a lost URL is left out.
+        let links = r[2] as unknown[];
+        if (this.lostEnd.length > 0) {
+          links = [];
+          for (const t of r[2] as unknown[]) {
+            if (!Array.isArray(t) || typeof t[0] !== 'number') links.push(t);
+            else {
+              const to = this.map(t[0]);
+              if (to >= 0) links.push(to === t[0] ? t : [to, ...t.slice(1)]);
+            }
+          }
+        }
+        return id === r[1] && links === r[2] ? r : [r[0], id, links];
       }
       case REC_NODE:
         return isNode(r[1]) ? r : this.lose(bytes, offset, line);

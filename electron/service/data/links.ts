@@ -1,0 +1,257 @@
+/**
+ * LinkStore: per URL, what the pages' `<a>`/`<area>` links say about it — inlinks (links, and distinct
+ * linking pages), a page's own outlinks (internal, external), and click depth — built from the
+ * journal's LINKS records (and RESULT: redirects), by the same methods live and on replay.
+ *
+ * Memory: typed columns made with the first LINKS record (a sitemap-only crawl carries none):
+ * inlinks, unique inlinks, outlinks internal and external (4 bytes each), the page's LINKS offset
+ * (8) and click depth (4): 28 bytes per URL, plus 4 per URL once a redirect is seen. The links
+ * themselves stay in the journal: nothing per link is held beyond the page being applied.
+ *
+ * Rules:
+ * - A link counts as an inlink of its target when the target was held by the crawl (a URL id in the
+ *   record) as the page was recorded; a link to the page itself counts as none. A link whose target
+ *   the crawl did not hold then (not followed: nofollow, filtered, over the URL limit) is kept in the
+ *   record by its text and counted in the page's outlinks only.
+ * - A page's first LINKS record counts; a later one of the same page (fetched again) is ignored, in
+ *   the counts and in the link lists (runtime links()), so resume never counts a page twice.
+ * - Click depth: the fewest clicks from a `start` URL (depth 0), along links that are neither
+ *   nofollow nor external on pages whose links were recorded, a redirect counting as one click. When
+ *   a URL's depth drops and its own links are already recorded, its LINKS record is read back and its
+ *   targets relaxed again (a work queue, each URL queued once per improvement), so the depths are
+ *   the shortest paths whatever order pages came in. A URL reached only through sitemaps has none.
+ */
+import { column, ensureCapacity, tryUniqueKey } from '../../engine/index.js';
+import { LINK_EXTERNAL, LINK_NOFOLLOW, REC_LINKS, linksOf, type LinkTuple } from '../journal/format.js';
+
+/** What the store needs of the crawl's URLs. */
+export interface LinkUrls {
+  /** URLs admitted (ids 0 … count-1). */
+  count(): number;
+  /** The id of a uniqueKey, when the crawl holds it. */
+  idOf(uniqueKey: string): number | undefined;
+}
+
+export class LinkStore {
+  /** Reads a journal record back by its offset (the runtime's: file or writer's pending lines). */
+  read: (offset: number) => unknown[] | undefined = () => undefined;
+
+  private inl: Uint32Array | null = null;
+  private uniq: Uint32Array | null = null;
+  private outInt: Uint32Array | null = null;
+  private outExt: Uint32Array | null = null;
+  /** Offset + 1 of each page's (first) LINKS record; 0: none. */
+  private linksAt: Float64Array | null = null;
+  /** Click depth + 1; 0: none. */
+  private depth: Uint32Array | null = null;
+  /** Redirect target id + 1; 0: none. Made with the first redirect. */
+  private redirect: Int32Array | null = null;
+  /** `start` URLs (depth 0) while the depth column is not made. */
+  private readonly starts = new Set<number>();
+  /** The latest RESULT's redirect whose target was not held yet: the crawler admits it right after. */
+  private pendingRedirect: { from: number; key: string } | null = null;
+  /** Distinct targets of the page being applied. */
+  private readonly seen = new Set<number>();
+  /** URLs whose depth dropped, to relax their links again. */
+  private work: number[] = [];
+  private draining = false;
+
+  private pages = 0;
+
+  constructor(private readonly urls: LinkUrls) {}
+
+  // ---------------------------------------------------------------- queries
+
+  /** Pages whose links were recorded. */
+  get pagesWithLinks(): number {
+    return this.pages;
+  }
+
+  /** Every `<a>`/`<area>` link to `id` on crawled pages (0 when none). */
+  inlinks(id: number): number {
+    return this.inl?.[id] ?? 0;
+  }
+
+  /** Distinct pages linking to `id`. */
+  uniqueInlinks(id: number): number {
+    return this.uniq?.[id] ?? 0;
+  }
+
+  /** Links of page `id` to URLs in scope (itself included); undefined unless its links were recorded. */
+  outlinksInternal(id: number): number | undefined {
+    return this.hasLinks(id) ? this.outInt![id]! : undefined;
+  }
+
+  /** Links of page `id` outside the crawl's scope; undefined unless its links were recorded. */
+  outlinksExternal(id: number): number | undefined {
+    return this.hasLinks(id) ? this.outExt![id]! : undefined;
+  }
+
+  /** Fewest clicks from the start URL; undefined when no followed link path reaches it. */
+  clickDepth(id: number): number | undefined {
+    if (this.depth === null) return this.starts.has(id) ? 0 : undefined;
+    const d = this.depth[id] ?? 0;
+    return d === 0 ? undefined : d - 1;
+  }
+
+  /** Journal offset of page `id`'s LINKS record (the one counted), or -1. */
+  linksOffset(id: number): number {
+    return (this.linksAt?.[id] ?? 0) - 1;
+  }
+
+  /** Bytes held by the columns. */
+  allocatedBytes(): number {
+    let n = 0;
+    for (const a of [this.inl, this.uniq, this.outInt, this.outExt, this.linksAt, this.depth, this.redirect]) n += a?.byteLength ?? 0;
+    return n;
+  }
+
+  // ---------------------------------------------------------------- records (live and replay)
+
+  /** URL `id` entered the crawl (ADMIT); `start`: it is a start URL. */
+  admitted(id: number, uniqueKey: string, start: boolean): void {
+    const p = this.pendingRedirect;
+    if (p !== null && p.key === uniqueKey) {
+      this.pendingRedirect = null;
+      this.setRedirect(p.from, id);
+    }
+    if (start) this.start(id);
+  }
+
+  /** URL `id` is a start URL (admitted as one, or found again as one): depth 0. */
+  start(id: number): void {
+    if (this.clickDepth(id) === 0) return;
+    if (this.depth === null) this.starts.add(id);
+    else this.depth = ensureCapacity(this.depth, id + 1);
+    if (this.depth !== null) this.depth[id] = 1;
+    this.queued(id);
+    this.drain();
+  }
+
+  /** A RESULT of URL `id`: a redirect to `redirectTo` is a click to the URL of its uniqueKey. */
+  result(id: number, redirectTo: string | undefined): void {
+    this.pendingRedirect = null;
+    if (redirectTo === undefined) return;
+    const key = tryUniqueKey(redirectTo);
+    if (key === null) return;
+    const to = this.urls.idOf(key);
+    if (to === undefined) this.pendingRedirect = { from: id, key };
+    else if (to !== id) this.setRedirect(id, to);
+  }
+
+  /** A LINKS record (parsed) at `offset`: the links of page r[1]. */
+  apply(r: unknown[], offset: number): void {
+    const id = r[1] as number;
+    const count = this.urls.count();
+    if (!(Number.isSafeInteger(id) && id >= 0 && id < count)) return;
+    if (this.hasLinks(id)) return; // fetched again: its first record counts (see the file comment)
+    this.grow(count);
+    const links = linksOf(r);
+    this.linksAt![id] = offset + 1;
+    this.pages++;
+    let internal = 0;
+    let external = 0;
+    const seen = this.seen;
+    seen.clear();
+    for (const t of links) {
+      if (!Array.isArray(t)) continue;
+      if (((t[2] ?? 0) & LINK_EXTERNAL) !== 0) external++;
+      else internal++;
+      const to = t[0];
+      if (typeof to !== 'number' || to === id || !(to >= 0 && to < count)) continue;
+      this.inl![to]!++;
+      if (!seen.has(to)) {
+        seen.add(to);
+        this.uniq![to]!++;
+      }
+    }
+    seen.clear();
+    this.outInt![id] = internal;
+    this.outExt![id] = external;
+    const d = this.clickDepth(id);
+    if (d !== undefined) {
+      this.relaxLinks(id, d, links);
+      this.drain();
+    }
+  }
+
+  // ---------------------------------------------------------------- click depth
+
+  private hasLinks(id: number): boolean {
+    return this.linksAt !== null && (this.linksAt[id] ?? 0) !== 0;
+  }
+
+  private setRedirect(from: number, to: number): void {
+    this.redirect = ensureCapacity(this.redirect ?? column(Int32Array), Math.max(from + 1, this.urls.count()));
+    this.redirect[from] = to + 1;
+    const d = this.clickDepth(from);
+    if (d !== undefined) {
+      this.improve(to, d + 1);
+      this.drain();
+    }
+  }
+
+  /** Gives URL `id` depth `d` when that is shorter than what it has, and queues it to relax its links. */
+  private improve(id: number, d: number): void {
+    const cur = this.clickDepth(id);
+    if (cur !== undefined && cur <= d) return;
+    this.makeDepth();
+    this.depth = ensureCapacity(this.depth!, id + 1);
+    this.depth[id] = d + 1;
+    this.queued(id);
+  }
+
+  private queued(id: number): void {
+    if (this.hasLinks(id) || (this.redirect?.[id] ?? 0) !== 0) this.work.push(id);
+  }
+
+  private relaxLinks(id: number, d: number, links: LinkTuple[]): void {
+    const count = this.urls.count();
+    for (const t of links) {
+      if (!Array.isArray(t)) continue;
+      const to = t[0];
+      if (typeof to !== 'number' || to === id || !(to >= 0 && to < count)) continue;
+      if (((t[2] ?? 0) & (LINK_NOFOLLOW | LINK_EXTERNAL)) !== 0) continue;
+      this.improve(to, d + 1);
+    }
+  }
+
+  /** Relaxes the URLs whose depth dropped: their redirect, and their links read back from the journal. */
+  private drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      for (let i = 0; i < this.work.length; i++) {
+        const id = this.work[i]!;
+        const d = this.clickDepth(id)!;
+        const to = (this.redirect?.[id] ?? 0) - 1;
+        if (to >= 0) this.improve(to, d + 1);
+        const off = this.linksOffset(id);
+        if (off < 0) continue;
+        const rec = this.read(off);
+        if (rec && rec[0] === REC_LINKS) this.relaxLinks(id, d, linksOf(rec));
+      }
+    } finally {
+      this.work = [];
+      this.draining = false;
+    }
+  }
+
+  private makeDepth(): void {
+    if (this.depth !== null) return;
+    this.depth = ensureCapacity(column(Uint32Array), this.urls.count());
+    for (const id of this.starts) {
+      this.depth = ensureCapacity(this.depth, id + 1);
+      this.depth[id] = 1;
+    }
+    this.starts.clear();
+  }
+
+  private grow(need: number): void {
+    this.inl = ensureCapacity(this.inl ?? column(Uint32Array), need);
+    this.uniq = ensureCapacity(this.uniq ?? column(Uint32Array), need);
+    this.outInt = ensureCapacity(this.outInt ?? column(Uint32Array), need);
+    this.outExt = ensureCapacity(this.outExt ?? column(Uint32Array), need);
+    this.linksAt = ensureCapacity(this.linksAt ?? column(Float64Array), need);
+  }
+}
