@@ -461,6 +461,8 @@ export class CrawlRuntime {
    * order); 'in', the links to it on other pages, in journal order, found by scanning the LINKS
    * records (a bounded chunk at a time, a byte search for the id before any JSON is parsed). Only a
    * page's counted record is read (LinkStore: its first), so `total` is inlinks(urlId) for 'in'.
+   * Measured: the 'large' test site at 5,000 pages (1.8 MB journal, 10,000 links), an 'in' lookup
+   * 85–390 ms and eachLink() 260 ms, on a 2-core machine shared with other work.
    */
   async links(urlId: number, direction: 'in' | 'out', offset: number, limit: number): Promise<LinkPage> {
     if (!(Number.isSafeInteger(urlId) && urlId >= 0 && urlId < this.data.store.count)) {

@@ -41,8 +41,9 @@
  *                                 its uniqueKey as the page was recorded, else its URL text; flags =
  *                                 1 nofollow + 2 external; a tuple's trailing '' anchor and 0 flags
  *                                 are dropped ([target] alone). Journals written before have none:
- *                                 their pages have no link data. ~4 bytes per link plus its anchor
- *                                 when the target is held (ids), its URL's length when not.
+ *                                 their pages have no link data. A link costs its id's digits + 3
+ *                                 bytes (`[412],`), + its anchor's JSON + 1 when it has one, + 2 with
+ *                                 flags; a target not held costs its URL's JSON instead of the id.
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
