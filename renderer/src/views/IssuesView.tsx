@@ -12,6 +12,9 @@ import { formatCount } from '../logic/format.js';
 import { countNoun, groupFindings, issueSummary, SEVERITY_LABEL, SEVERITY_TONE, type FindingGroup } from '../logic/issues.js';
 import { exportCsv, getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
 
+/** Findings about linked URLs: each URL's inlinks (the pages to fix) are in its detail pane. */
+const LINK_FINDINGS = new Set(['BROKEN_INTERNAL_LINK', 'LINK_TO_REDIRECT', 'LINKED_NON_INDEXABLE']);
+
 /** Sitemaps listed inline under a sitemap finding (the rest are counted). */
 const SITEMAPS_SHOWN = 50;
 
@@ -168,6 +171,7 @@ function FindingRow({
         <span className="issue-text">
           <span className="issue-title">{f.title}</span> <span className="mono muted">{f.code}</span>
           <span className="issue-expl">{f.explanation}</span>
+          {!clean && LINK_FINDINGS.has(f.code) && <span className="issue-expl muted">Open a URL of the list: its detail lists the pages that link to it.</span>}
         </span>
         {!clean && (
           <span className="issue-go muted small">
