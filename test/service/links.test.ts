@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { DEFAULT_SETTINGS, type CrawlSettings, type PageLinkRow, type UrlRow } f
 import { Crawler } from '../../electron/engine/index.js';
 import { CrawlRuntime } from '../../electron/service/crawl-runtime.js';
 import { createCrawlService } from '../../electron/service/index.js';
+import { replayJournal } from '../../electron/service/journal/reader.js';
 import { buildSpec, startTestSite } from '../fixtures/site.js';
 import type { TestSite } from '../fixtures/types.js';
 import { allRows, settled, tempDir } from './helpers.js';
@@ -394,4 +396,39 @@ test('click depth drops when a short path is found after a long one, through lin
     rt.close();
     await new Promise((r) => server.close(r));
   }
+});
+
+// ---------------------------------------------------------------- salvage
+
+test('salvage: a LINKS record follows the renumbering of a damaged journal, a link to a lost URL left out', async () => {
+  const A = 'http://a.test';
+  const lines = [`[0,0,0,0,-1,"${A}/"]`];
+  for (let i = 1; i <= 6; i++) lines.push(`[0,${i},3,1,0,"${A}/${i}"]`);
+  lines.push('[7]', '[2,5,1,{"status":200}]', `[9,5,[[0,"home"],[4,"lost"],[6],["${A}/x","text",1]]]`, '[2,3,1,{"status":200}]', '[9,3,[[5,"five"]]]', '[7]');
+  const at = lines.findIndex((l) => l.startsWith('[0,4,'));
+  lines[at] = lines[at]!.slice(0, 6) + '\u0000\u00ff' + lines[at]!.slice(8); // ADMIT 4 garbled: later ids move down
+  const file = path.join(tempDir(), 'journal.jsonl');
+  fs.writeFileSync(file, lines.map((l) => l + '\n').join(''));
+  const recs: unknown[][] = [];
+  await replayJournal(file, (r) => recs.push(r));
+  assert.deepEqual(
+    recs.filter((r) => r[0] === 9),
+    [
+      [9, 4, [[0, 'home'], [5], [`${A}/x`, 'text', 1]]],
+      [9, 3, [[4, 'five']]],
+    ],
+  );
+  // A sound journal's LINKS records pass through as written.
+  const sound = path.join(tempDir(), 'journal.jsonl');
+  fs.writeFileSync(sound, lines.map((l, i) => (i === at ? `[0,4,3,1,0,"${A}/4"]` : l) + '\n').join(''));
+  const kept: unknown[][] = [];
+  const stats = await replayJournal(sound, (r) => kept.push(r));
+  assert.equal(stats.salvage.badLines + stats.salvage.droppedRecords, 0);
+  assert.deepEqual(
+    kept.filter((r) => r[0] === 9),
+    [
+      [9, 5, [[0, 'home'], [4, 'lost'], [6], [`${A}/x`, 'text', 1]]],
+      [9, 3, [[5, 'five']]],
+    ],
+  );
 });
