@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseCli, USAGE, UsageError } from '../electron/cli/args.js';
 import { CSV_COLUMNS } from '../electron/service/data/csv.js';
+import { LINK_CSV_COLUMNS } from '../electron/service/data/links-csv.js';
 
 test('a crawl with every option', () => {
   const cmd = parseCli([
@@ -80,6 +81,20 @@ test('subcommands', () => {
   assert.deepEqual(parseCli(['delete', 'abc']), { kind: 'delete', id: 'abc', stateDir: undefined });
 });
 
+test("export --links: every link, or one URL's by id or URL, in or out", () => {
+  const base = { kind: 'export', id: 'abc', out: 'l.csv', stateDir: undefined };
+  assert.deepEqual(parseCli(['export', 'abc', '--links', '--out', 'l.csv']), { ...base, links: {} });
+  assert.deepEqual(parseCli(['export', 'abc', '--links', '--url', '12', '--out', 'l.csv']), { ...base, links: { url: 12 } });
+  assert.deepEqual(parseCli(['export', 'abc', '--links', '--url', ' https://Site.test/a ', '--direction', 'out', '--out', 'l.csv']), {
+    ...base,
+    links: { url: 'https://site.test/a', direction: 'out' },
+  });
+  assert.deepEqual(parseCli(['export', 'abc', '--links', '--url', '0', '--direction', 'in', '--out', 'l.csv']), {
+    ...base,
+    links: { url: 0, direction: 'in' },
+  });
+});
+
 test('bad arguments are refused with a message a person can act on', () => {
   const bad: [string[], RegExp][] = [
     [[], /start URL/],
@@ -94,6 +109,15 @@ test('bad arguments are refused with a message a person can act on', () => {
     [['https://site.test/', '--frobnicate'], /frobnicate/],
     [['https://site.test/', 'https://other.test/'], /Unexpected argument/],
     [['export', 'abc'], /--out/],
+    [['export', 'abc', '--links'], /--out/],
+    [['export', 'abc', '--url', '3', '--out', 'l.csv'], /add --links/],
+    [['export', 'abc', '--links', '--direction', 'in', '--out', 'l.csv'], /--direction needs --url/],
+    [['export', 'abc', '--links', '--url', '3', '--direction', 'sideways', '--out', 'l.csv'], /--direction must be in .* or out/],
+    [['export', 'abc', '--links', '--url', 'page.html', '--out', 'l.csv'], /--url "page.html" is not a valid URL/],
+    [['export', 'abc', '--links', '--url', 'ftp://site.test/', '--out', 'l.csv'], /--url .* must be an http/],
+    [['export', 'abc', '--links', '--url', '99999999999', '--out', 'l.csv'], /--url takes a whole number/],
+    [['https://site.test/', '--links'], /belong to the export command/],
+    [['audit', 'abc', '--url', '1'], /belong to the export command/],
     [['delete'], /crawl ID/],
   ];
   for (const [argv, re] of bad) {
@@ -115,4 +139,15 @@ test('the help lists the URL CSV columns, all of them in order, from the one col
   );
   assert.equal(section.map((l) => l.trim()).join(''), CSV_COLUMNS.join(','));
   for (const line of section) assert.ok(line.length <= 100, `a line over 100 characters: ${line}`);
+});
+
+test('the help lists the links CSV columns, in order, from the one column list', () => {
+  const at = USAGE.indexOf('Links CSV columns');
+  assert.ok(at >= 0, 'the help has a section for the links CSV columns');
+  const lines = USAGE.slice(USAGE.indexOf('\n', at) + 1).split('\n');
+  const section = lines.slice(
+    0,
+    lines.findIndex((l) => l.trim() === ''),
+  );
+  assert.equal(section.map((l) => l.trim()).join(''), LINK_CSV_COLUMNS.join(','));
 });

@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { runCli, type CliIo } from '../electron/cli/cli.js';
 import { CSV_COLUMNS } from '../electron/service/data/csv.js';
+import { LINK_CSV_COLUMNS } from '../electron/service/data/links-csv.js';
 import { startTestSite } from './fixtures/site.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -63,6 +64,69 @@ describe('CLI', () => {
       const after = io();
       await runCli(['list', '--state-dir', dir], after);
       assert.match(after.out(), /No crawls yet/);
+    } finally {
+      await site.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("exports links: every link, one URL's inlinks by id, its outlinks by URL; a URL not crawled exits 2", async () => {
+    const site = await startTestSite({ scenario: 'no-robots' });
+    const dir = tmp();
+    try {
+      const t = io();
+      assert.equal(await runCli([site.url('/'), '--state-dir', dir, '--out', join(dir, 'urls.csv'), '--quiet'], t), 0, t.err());
+      const id = /^Crawl (\S+)/m.exec(t.out())![1]!;
+      const run = async (...argv: string[]) => {
+        const r = io();
+        const code = await runCli([...argv, '--state-dir', dir], r);
+        return { code, out: r.out(), err: r.err() };
+      };
+      const csv = (f: string) =>
+        readFileSync(join(dir, f), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .map((l) => l.split(','));
+      const all = await run('export', id, '--links', '--out', join(dir, 'links.csv'));
+      assert.equal(all.code, 0, all.err);
+      const links = csv('links.csv');
+      assert.equal(links[0]!.join(','), LINK_CSV_COLUMNS.join(','));
+      assert.match(all.out, new RegExp(`Wrote ${links.length - 1} links to `));
+      // Every page's links, as the site serves them (linksFrom: each page's distinct on-site targets).
+      for (const [from, targets] of Object.entries(site.expected.linksFrom)) {
+        const got = new Set(links.filter((l) => l[0] === site.url(from)).map((l) => l[1]));
+        for (const to of targets) assert.ok(got.has(site.url(to)), `${from} → ${to}`);
+      }
+      // One URL: the home page's outlinks by its URL, and a linked page's inlinks by id.
+      const out = await run('export', id, '--links', '--url', site.url('/'), '--direction', 'out', '--out', join(dir, 'home-out.csv'));
+      assert.equal(out.code, 0, out.err);
+      const homeOut = csv('home-out.csv').slice(1);
+      assert.deepEqual(
+        homeOut,
+        links.slice(1).filter((l) => l[0] === site.url('/')),
+      );
+      const rows = csv('urls.csv');
+      const target = Object.values(site.expected.linksFrom['/'] ?? [])[0]!;
+      const targetId = rows.slice(1).findIndex((r) => r[0] === site.url(target));
+      assert.ok(targetId >= 0, target);
+      const inl = await run('export', id, '--links', '--url', String(targetId), '--out', join(dir, 'in.csv'));
+      assert.equal(inl.code, 0, inl.err);
+      const inlinks = csv('in.csv').slice(1);
+      assert.ok(inlinks.length > 0 && inlinks.every((l) => l[1] === site.url(target)), target);
+      assert.deepEqual(
+        inlinks.map((l) => l[0]).sort(),
+        links
+          .slice(1)
+          .filter((l) => l[1] === site.url(target) && l[0] !== site.url(target))
+          .map((l) => l[0])
+          .sort(),
+      );
+
+      for (const url of [site.url('/never-crawled.html'), '999999']) {
+        const missing = await run('export', id, '--links', '--url', url, '--out', join(dir, 'none.csv'));
+        assert.equal(missing.code, 2, missing.err);
+        assert.match(missing.err, /NOT_FOUND/);
+      }
     } finally {
       await site.close();
       rmSync(dir, { recursive: true, force: true });

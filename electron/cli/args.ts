@@ -5,16 +5,24 @@ import { parseArgs } from 'node:util';
 import type { CrawlSettings, ScopeMode } from '../../shared/model.js';
 import { FINDING_DEFINITIONS } from '../service/audit/definitions.js';
 import { CSV_COLUMNS } from '../service/data/csv.js';
+import { LINK_CSV_COLUMNS } from '../service/data/links-csv.js';
 
 export class UsageError extends Error {
   readonly code = 'BAD_ARGUMENT';
+}
+
+/** `export --links`: every link of the crawl, or one URL's (by id or by URL) in one direction. */
+export interface LinksChoice {
+  /** A URL id of the crawl, or a URL to look up in it; absent: every link. */
+  url?: number | string;
+  direction?: 'in' | 'out';
 }
 
 export type CliCommand =
   | { kind: 'crawl'; settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>; name?: string; stateDir?: string; out?: string; quiet: boolean }
   | { kind: 'list'; stateDir?: string }
   | { kind: 'resume'; id?: string; stateDir?: string; out?: string; quiet: boolean }
-  | { kind: 'export'; id: string; out: string; stateDir?: string }
+  | { kind: 'export'; id: string; out: string; stateDir?: string; links?: LinksChoice }
   | { kind: 'delete'; id: string; stateDir?: string }
   | { kind: 'audit'; id: string; stateDir?: string; out?: string; json: boolean; finding?: string }
   | { kind: 'help' };
@@ -25,6 +33,7 @@ export const USAGE = `Usage:
   npm run crawl -- list [--state-dir DIR]
   npm run crawl -- resume [ID] [--state-dir DIR] [--out FILE.csv]
   npm run crawl -- export ID --out FILE.csv [--state-dir DIR]
+  npm run crawl -- export ID --links [--url ID|URL [--direction in|out]] --out FILE.csv [--state-dir DIR]
   npm run crawl -- delete ID [--state-dir DIR]
   npm run crawl -- audit ID [--state-dir DIR] [--json | --out FILE.csv]
   npm run crawl -- audit ID --finding CODE --out FILE.csv [--state-dir DIR]
@@ -51,6 +60,11 @@ Crawl options:
   --sitemap-timeout MS  one attempt of a sitemap, headers and body (default 600000)
   --quiet               no progress output
 
+Export options:
+  --links               export links (one row per <a href>) instead of URLs: every link of the crawl
+  --url ID|URL          with --links: only this URL's links (its id in the crawl, or the URL itself)
+  --direction in|out    with --url: the links to it (in, the default) or the links on its page (out)
+
 Audit options:
   --json                print the findings as JSON
   --out FILE.csv        write the findings table as CSV
@@ -58,6 +72,9 @@ Audit options:
 
 URL CSV columns (export, --out of a crawl or resume, audit --finding), in this order:
 ${wrapList(CSV_COLUMNS, ',', 100, '  ')}
+
+Links CSV columns (export --links), in this order:
+${wrapList(LINK_CSV_COLUMNS, ',', 100, '  ')}
 `;
 
 /** `items` joined by `sep`, in lines of at most `width` characters (a line ends after a separator). */
@@ -109,6 +126,9 @@ export function parseCli(argv: string[]): CliCommand {
         quiet: { type: 'boolean' },
         json: { type: 'boolean' },
         finding: { type: 'string' },
+        links: { type: 'boolean' },
+        url: { type: 'string' },
+        direction: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -121,6 +141,9 @@ export function parseCli(argv: string[]): CliCommand {
   const first = positionals[0];
 
   if (first !== 'audit' && (v.json || v.finding !== undefined)) throw new UsageError('--json and --finding belong to the audit command.');
+  if (first !== 'export' && (v.links || v.url !== undefined || v.direction !== undefined)) {
+    throw new UsageError('--links, --url and --direction belong to the export command: npm run crawl -- export ID --links --out FILE.csv');
+  }
   if (first && SUBCOMMANDS.has(first)) {
     const rest = positionals.slice(1);
     switch (first) {
@@ -136,6 +159,9 @@ export function parseCli(argv: string[]): CliCommand {
         noMore(rest, 1, 'export');
         if (!rest[0]) throw new UsageError('export needs the crawl ID: npm run crawl -- export ID --out FILE.csv');
         if (!v.out) throw new UsageError('export needs --out FILE.csv');
+        if (v.links || v.url !== undefined || v.direction !== undefined) {
+          return { kind: 'export', id: rest[0], out: v.out, stateDir, links: linksChoice(!!v.links, v.url, v.direction) };
+        }
         return { kind: 'export', id: rest[0], out: v.out, stateDir };
       case 'delete':
         noMore(rest, 1, 'delete');
@@ -189,6 +215,24 @@ export function parseCli(argv: string[]): CliCommand {
   }
   if (v['ignore-robots']) s.respectRobots = false;
   return settings;
+}
+
+/** Checks --url (an id or an http(s) URL) and --direction (in or out, with --url), both with --links. */
+function linksChoice(links: boolean, url: string | undefined, direction: string | undefined): LinksChoice {
+  if (!links) throw new UsageError('--url and --direction choose which links to export: add --links.');
+  const choice: LinksChoice = {};
+  if (url !== undefined) {
+    const t = url.trim();
+    choice.url = /^\d+$/.test(t) ? int(t, '--url', 0, 0xffff_ffff) : httpUrl(t, '--url');
+  }
+  if (direction !== undefined) {
+    if (choice.url === undefined) throw new UsageError('--direction needs --url: it says which links of that URL to export.');
+    if (direction !== 'in' && direction !== 'out') {
+      throw new UsageError(`--direction must be in (the links to the URL) or out (the links on its page), not "${direction}".`);
+    }
+    choice.direction = direction;
+  }
+  return choice;
 }
 
 /** Checks --finding (a known code, with --out) and --json (not with --out). */

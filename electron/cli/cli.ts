@@ -5,8 +5,9 @@
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { pathToFileURL } from 'node:url';
-import type { CrawlLogEntry, CrawlSummary, ProgressEvent, UrlQuery } from '../../shared/model.js';
-import type { CrawlService } from '../service/types.js';
+import type { Writable } from 'node:stream';
+import { MAX_PAGE, type CrawlLogEntry, type CrawlSummary, type ProgressEvent, type UrlQuery } from '../../shared/model.js';
+import type { CrawlService, LinksExport } from '../service/types.js';
 import { createCrawlService, type LocalCrawlService } from '../service/index.js';
 import { defaultStateDir } from '../service/catalog/state-dir.js';
 import { parseCli, USAGE, UsageError, type CliCommand } from './args.js';
@@ -62,6 +63,14 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
         io.stdout.write(`Deleted crawl ${cmd.id}.\n`);
         return 0;
       case 'export': {
+        if (cmd.links) {
+          const opts: LinksExport = {};
+          if (cmd.links.url !== undefined) opts.urlId = await urlIdOf(service, cmd.id, cmd.links.url);
+          if (cmd.links.direction) opts.direction = cmd.links.direction;
+          const rows = await writeTo(cmd.out, (file) => service.exportLinks(cmd.id, file, opts));
+          io.stdout.write(`Wrote ${rows} links to ${cmd.out}.\n`);
+          return 0;
+        }
         const rows = await exportTo(service, cmd.id, cmd.out);
         io.stdout.write(`Wrote ${rows} rows to ${cmd.out}.\n`);
         return 0;
@@ -114,9 +123,32 @@ function pickResumable(crawls: CrawlSummary[]): string | undefined {
 }
 
 async function exportTo(service: CrawlService, id: string, out: string, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<number> {
+  return writeTo(out, (file) => service.exportCsv(id, file, filter));
+}
+
+/** The id of `url` in crawl `id`: an id is checked, a URL looked up (NOT_FOUND when the crawl does not hold it). */
+async function urlIdOf(service: CrawlService, id: string, url: number | string): Promise<number> {
+  if (typeof url === 'number') return service.getUrl(id, url).id;
+  for (let offset = 0; ; offset += MAX_PAGE) {
+    // The search narrows to URLs containing it; the one that is this URL exactly is taken.
+    const page = service.queryUrls(id, { offset, limit: MAX_PAGE, search: url });
+    const hit = page.rows.find((r) => r.url === url);
+    if (hit) return hit.id;
+    if (offset + MAX_PAGE >= page.total) break;
+  }
+  throw Object.assign(
+    new Error(`Crawl ${id} holds no URL ${url}: give it as the crawl wrote it (npm run crawl -- export ${id} --out urls.csv lists them), or its id.`),
+    {
+      code: 'NOT_FOUND',
+    },
+  );
+}
+
+/** Streams an export into file `out`; resolves with its row count once the bytes are on disk. */
+async function writeTo(out: string, write: (file: Writable) => Promise<{ rows: number }>): Promise<number> {
   const file = createWriteStream(out);
   try {
-    const { rows } = await service.exportCsv(id, file, filter);
+    const { rows } = await write(file);
     // The exporter may have ended the stream itself; wait until the bytes are on disk either way.
     if (!file.writableEnded) file.end();
     if (!file.writableFinished) await once(file, 'finish');

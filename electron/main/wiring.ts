@@ -1,12 +1,12 @@
 /**
  * Connects a CrawlService to Electron IPC: the contract's handle wrapper, events to every window and
- * CSV export through the save dialog. Takes its Electron parts as arguments, so tests drive it with
+ * the CSV exports (URLs, links) through the save dialog. Takes its Electron parts as arguments, so tests drive it with
  * doubles and a real service.
  */
 import type { CrawlService } from '../service/types.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
 import { isAppUrl } from './app-url.js';
-import { exportCsvWithDialog, type SaveDialog } from './export.js';
+import { exportCsvWithDialog, exportLinksWithDialog, type SaveDialog } from './export.js';
 import { bindIpc, broadcast, type IpcMainLike, type WindowLike } from './ipc.js';
 
 export interface MainWiring {
@@ -24,7 +24,10 @@ export interface MainWiring {
 export function wireMain(options: MainWiring): { dispatch: Dispatch; dispose: () => void } {
   const { service } = options;
   const dispatch = createDispatcher(
-    createHandlers(service, (id, filter) => exportCsvWithDialog(service, options.showSaveDialog, options.documentsDir, id, filter)),
+    createHandlers(service, {
+      urls: (id, filter) => exportCsvWithDialog(service, options.showSaveDialog, options.documentsDir, id, filter),
+      links: (id, opts) => exportLinksWithDialog(service, options.showSaveDialog, options.documentsDir, id, opts),
+    }),
     { checkResults: options.checkResults },
   );
   const unbind = bindIpc({ ipcMain: options.ipcMain, dispatch, windows: options.windows, isAppUrl });

@@ -18,7 +18,7 @@ import {
   type Result,
 } from '../../shared/contract.js';
 import type { UrlQuery } from '../../shared/model.js';
-import type { CrawlService } from '../service/types.js';
+import type { CrawlService, LinksExport } from '../service/types.js';
 
 /** Arguments as the handler sees them: parsed and validated. */
 export type ParsedArgs<M extends MethodName> = z.output<(typeof methods)[M]['args']>;
@@ -30,9 +30,17 @@ export type Handlers = {
 
 /** How a transport writes a CSV: Electron asks for a path and streams to it, browser mode offers a download. */
 export type CsvExporter = (id: string, filter: Omit<UrlQuery, 'offset' | 'limit'> | undefined) => Promise<ExportResult>;
+/** The same for a links export. */
+export type LinksExporter = (id: string, opts: LinksExport) => Promise<ExportResult>;
+
+/** How the transport carries each export: the URL table's, and the links'. */
+export interface Exporters {
+  urls: CsvExporter;
+  links: LinksExporter;
+}
 
 /** The contract's methods, carried out by a CrawlService. */
-export function createHandlers(service: CrawlService, exportCsv: CsvExporter): Handlers {
+export function createHandlers(service: CrawlService, exporters: Exporters): Handlers {
   return {
     listCrawls: () => service.list(),
     getCrawl: ({ id }) => service.get(id),
@@ -54,8 +62,19 @@ export function createHandlers(service: CrawlService, exportCsv: CsvExporter): H
     getFindingUrls: ({ id, code, offset, limit }) => service.findingUrls(id, code, offset, limit),
     exportCsv: ({ id, filter }) => {
       service.get(id); // unknown crawl: fail before any dialog opens or file is made
-      return exportCsv(id, filter);
+      return exporters.urls(id, filter);
     },
+    getLinks: ({ id, urlId, direction, offset, limit }) => service.getLinks(id, urlId, direction, offset, limit),
+    exportLinks: ({ id, urlId, direction }) => {
+      // An unknown crawl or URL fails before any dialog opens or file is made.
+      if (urlId !== undefined) service.getUrl(id, urlId);
+      else service.get(id);
+      const opts: LinksExport = {};
+      if (urlId !== undefined) opts.urlId = urlId;
+      if (direction !== undefined) opts.direction = direction;
+      return exporters.links(id, opts);
+    },
+    getPageStats: ({ id }) => service.getPageStats(id),
     getDefaults: () => service.getDefaults(),
     setDefaults: ({ patch }) => service.setDefaults(patch),
   };

@@ -1,7 +1,7 @@
 /**
  * Browser mode's CSV downloads: the export is written to a private temp file, then offered once
  * under an unguessable id; the file is deleted after it is sent or when it expires. And the name of
- * every CSV export, in the browser and in the app: what it holds and the day it was made.
+ * every CSV export (URLs or links), in the browser and in the app: what it holds and the day it was made.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
 import type { UrlQuery } from '../../shared/model.js';
+import type { LinksExport } from '../service/types.js';
 
 interface Pending {
   path: string;
@@ -114,7 +115,20 @@ export function exportFileName(
   now: Date,
   taken: (name: string) => boolean = () => false,
 ): string {
-  const stem = `${safePart(crawlName, 80) || 'crawl'}-${exportContents(filter)}-${localDate(now)}`;
+  return freeName(`${safePart(crawlName, 80) || 'crawl'}-${exportContents(filter)}-${localDate(now)}`, taken);
+}
+
+/**
+ * The name of a links export, as exportFileName's: `<crawl>-links-<date>.csv` for every link of the
+ * crawl, `<crawl>-inlinks-<urlId>-<date>.csv` or `<crawl>-outlinks-<urlId>-<date>.csv` for one URL's.
+ */
+export function linksFileName(crawlName: string, opts: LinksExport, now: Date, taken: (name: string) => boolean = () => false): string {
+  const what = opts.urlId === undefined ? 'links' : `${opts.direction === 'out' ? 'outlinks' : 'inlinks'}-${opts.urlId}`;
+  return freeName(`${safePart(crawlName, 80) || 'crawl'}-${what}-${localDate(now)}`, taken);
+}
+
+/** `<stem>.csv`, or `<stem>-2.csv`, `-3`… while `taken` says a name is in use. */
+function freeName(stem: string, taken: (name: string) => boolean): string {
   let name = `${stem}.csv`;
   for (let n = 2; taken(name); n++) name = `${stem}-${n}.csv`;
   return name;

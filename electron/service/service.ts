@@ -14,6 +14,9 @@ import type {
   CrawlSettings,
   CrawlSummary,
   FindingUrlPage,
+  LinkDirection,
+  LinkPage,
+  PageStats,
   ProgressEvent,
   SitemapNode,
   UrlDetail,
@@ -27,7 +30,8 @@ import { openCatalogStore, type CatalogStoreFactory } from './catalog/store.js';
 import { acquireCrawlLock, lockedError, lockHolder, type CrawlLock } from './catalog/crawl-lock.js';
 import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
 import { findingDefinition, findingsOf, withBadges } from './audit/crawl-audit.js';
-import { createCsvWriter } from './data/csv.js';
+import { createCsvWriter, createTableWriter } from './data/csv.js';
+import { LINK_CSV_COLUMNS, linkCsvCells } from './data/links-csv.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import type { JournalFaults } from './journal/writer.js';
 import { ProgressBatcher, RateMeter } from './progress.js';
@@ -35,7 +39,8 @@ import { RecordReader } from './journal/reader.js';
 import { describeLoss, isDamaged as journalDamaged } from './journal/salvage.js';
 import { Rows } from './data/rows.js';
 import { resolveSettings } from './catalog/settings.js';
-import type { CrawlService, CrawlServiceEvents, NewCrawl } from './types.js';
+import type { CrawlService, CrawlServiceEvents, LinksExport, NewCrawl } from './types.js';
+import type { PageLinkRow } from '../../shared/model.js';
 import type { ViewFilter } from './data/url-views.js';
 
 export interface CrawlServiceOptions {
@@ -87,6 +92,8 @@ interface Live {
 }
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+/** Links read per call while one URL's links are exported (bounds the memory: ~200 bytes a row). */
+const LINKS_EXPORT_PAGE = 10_000;
 
 /** Creates the service over `stateDir`; see CrawlServiceOptions. */
 export function createCrawlService(opts: CrawlServiceOptions): LocalCrawlService {
@@ -419,6 +426,61 @@ class Service implements LocalCrawlService {
       resultReader.close();
     }
     return { rows: ids.length };
+  }
+
+  async getLinks(id: string, urlId: number, direction: LinkDirection, offset: number, limit: number): Promise<LinkPage> {
+    const rt = await this.runtime(id);
+    this.checkUrlId(rt, urlId);
+    checkDirection(direction);
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 0 || limit > MAX_PAGE) {
+      throw new ServiceError('BAD_QUERY', `offset must be a whole number ≥ 0 and limit between 0 and ${MAX_PAGE}.`);
+    }
+    return rt.links(urlId, direction, offset, limit);
+  }
+
+  async exportLinks(id: string, out: Writable, opts: LinksExport = {}): Promise<{ rows: number }> {
+    const rt = await this.runtime(id);
+    const { urlId, direction } = opts ?? {};
+    if (urlId === undefined && direction !== undefined) {
+      throw new ServiceError(
+        'BAD_QUERY',
+        `A links export with direction "${String(direction)}" needs the URL (urlId) whose links to export; without both, every link is exported.`,
+      );
+    }
+    if (urlId !== undefined) this.checkUrlId(rt, urlId);
+    if (direction !== undefined) checkDirection(direction);
+    const csv = createTableWriter<PageLinkRow>(out, LINK_CSV_COLUMNS, linkCsvCells);
+    const put = async (link: PageLinkRow) => {
+      const wait = csv.write(link);
+      if (wait) await wait;
+    };
+    if (urlId === undefined) {
+      for await (const link of rt.eachLink()) await put(link);
+    } else {
+      // A page at a time: one URL's inlinks may be many (a page every other page links to).
+      const dir = direction ?? 'in';
+      for (let offset = 0; ;) {
+        const page = await rt.links(urlId, dir, offset, LINKS_EXPORT_PAGE);
+        for (const link of page.rows) await put(link);
+        offset += page.rows.length;
+        if (page.rows.length === 0 || offset >= page.total) break;
+      }
+    }
+    await csv.end();
+    return { rows: csv.rows };
+  }
+
+  async getPageStats(id: string): Promise<PageStats> {
+    await this.runtime(id);
+    // Unfinished: the counts come from the audit's per-URL indexability verdicts, which are not there yet.
+    throw new ServiceError('NOT_AVAILABLE', 'Page statistics are not available yet in this build: the audit does not give per-URL indexability.');
+  }
+
+  /** NOT_FOUND unless the crawl holds URL #urlId (as getUrl says). */
+  private checkUrlId(rt: CrawlRuntime, urlId: number): void {
+    if (!Number.isInteger(urlId) || urlId < 0 || urlId >= rt.data.store.count) {
+      throw new ServiceError('NOT_FOUND', `No URL #${urlId} in this crawl (it has ${rt.data.store.count}).`);
+    }
   }
 
   // ---------------------------------------------------------------- running
@@ -803,6 +865,12 @@ class Service implements LocalCrawlService {
       const id = this.now().toString(36) + '-' + randomBytes(3).toString('hex');
       if (ID_PATTERN.test(id) && !this.catalog.get(id) && !fs.existsSync(this.catalog.dirOf(id))) return id;
     }
+  }
+}
+
+function checkDirection(direction: unknown): asserts direction is LinkDirection {
+  if (direction !== 'in' && direction !== 'out') {
+    throw new ServiceError('BAD_QUERY', `direction must be "in" (the links to the URL) or "out" (the links on its page), not "${String(direction)}".`);
   }
 }
 

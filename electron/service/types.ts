@@ -8,6 +8,9 @@ import type {
   CrawlSettings,
   CrawlSummary,
   FindingUrlPage,
+  LinkDirection,
+  LinkPage,
+  PageStats,
   ProgressEvent,
   SitemapNode,
   UrlDetail,
@@ -19,6 +22,12 @@ export interface NewCrawl {
   name?: string;
   /** Settings not given come from the saved defaults. */
   settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>;
+}
+
+/** Which links a links export holds: one URL's (in or out), or, without urlId, all of the crawl's. */
+export interface LinksExport {
+  urlId?: number;
+  direction?: LinkDirection;
 }
 
 export interface CrawlServiceEvents {
@@ -62,6 +71,22 @@ export interface CrawlService {
   findingUrls(id: string, code: string, offset: number, limit: number): FindingUrlPage;
   /** Streams the CSV (header exactly as the CLI's) of the rows matching the filter, or of all. */
   exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }>;
+  /**
+   * A page of URL `urlId`'s inlinks ('in': links on other crawled pages to it, in journal order) or
+   * outlinks ('out': the links on its own page, in document order). NOT_FOUND for a URL the crawl
+   * does not hold; BAD_QUERY for a bad direction, offset or limit.
+   */
+  getLinks(id: string, urlId: number, direction: LinkDirection, offset: number, limit: number): Promise<LinkPage>;
+  /**
+   * Streams links as CSV (LINK_CSV_COLUMNS): one URL's inlinks or outlinks with `urlId` (direction
+   * 'in' unless given), or every link of the crawl without it.
+   */
+  exportLinks(id: string, out: Writable, opts?: LinksExport): Promise<{ rows: number }>;
+  /**
+   * Indexability per reason and the click-depth histogram over every URL of the crawl, from the same
+   * facts as the table's columns; waits for a reopened crawl's audit, as a finding's export does.
+   */
+  getPageStats(id: string): Promise<PageStats>;
   getDefaults(): CrawlSettings;
   setDefaults(patch: Partial<CrawlSettings>): CrawlSettings;
   on<E extends keyof CrawlServiceEvents>(event: E, listener: CrawlServiceEvents[E]): () => void;

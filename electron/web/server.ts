@@ -8,12 +8,12 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { TransportErrorCode, WS_PATH, WsCallSchema, fail, type EventName, type WsServerMessage } from '../../shared/contract.js';
+import { TransportErrorCode, WS_PATH, WsCallSchema, fail, type EventName, type ExportResult, type WsServerMessage } from '../../shared/contract.js';
 import type { CrawlService } from '../service/types.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
-import { DownloadRegistry, exportFileName } from '../renderer-host/downloads.js';
+import { DownloadRegistry, exportFileName, linksFileName } from '../renderer-host/downloads.js';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../renderer-host/security-headers.js';
 import { isPage, mimeType, resolveStaticPath } from '../renderer-host/static-files.js';
 
@@ -50,15 +50,18 @@ const MAX_MESSAGE_BYTES = 1 << 20;
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const downloads = new DownloadRegistry(options.downloadTtlMs);
-  const handlers = createHandlers(options.service, async (id, filter) => {
-    const crawl = options.service.get(id);
+  // The browser saves under the name given: distinct for each export of this server.
+  const offer = async (fileName: string, write: (out: Writable) => Promise<{ rows: number }>): Promise<ExportResult> => {
     let rows = 0;
-    // The browser saves under this name: distinct for each export of this server.
-    const name = exportFileName(crawl.name, filter, new Date(), (n) => downloads.named(n));
-    const dl = await downloads.create(name, async (out) => {
-      rows = (await options.service.exportCsv(id, out, filter)).rows;
+    const dl = await downloads.create(fileName, async (out) => {
+      rows = (await write(out)).rows;
     });
     return { rows, downloadUrl: `/download/${dl}?token=${encodeURIComponent(token)}` };
+  };
+  const taken = (n: string) => downloads.named(n);
+  const handlers = createHandlers(options.service, {
+    urls: (id, filter) => offer(exportFileName(options.service.get(id).name, filter, new Date(), taken), (out) => options.service.exportCsv(id, out, filter)),
+    links: (id, opts) => offer(linksFileName(options.service.get(id).name, opts, new Date(), taken), (out) => options.service.exportLinks(id, out, opts)),
   });
   const dispatch = createDispatcher(handlers, { checkResults: options.checkResults });
 

@@ -1,10 +1,11 @@
 /**
  * A small in-memory CrawlService for transport tests that must not depend on the engine: it keeps
- * crawls in a map, "crawls" a fixed list of URLs on start, and emits the service's events.
+ * crawls in a map, "crawls" a fixed list of URLs on start (the first links to each other one), and
+ * emits the service's events.
  */
 import { EventEmitter } from 'node:events';
 import type { Writable } from 'node:stream';
-import { DEFAULT_SETTINGS, emptyCounters, type CrawlSettings, type CrawlSummary, type UrlRow } from '../../shared/model.js';
+import { DEFAULT_SETTINGS, emptyCounters, type CrawlSettings, type CrawlSummary, type PageLinkRow, type UrlRow } from '../../shared/model.js';
 import type { CrawlService, CrawlServiceEvents, NewCrawl } from '../../electron/service/types.js';
 
 class CodedError extends Error {
@@ -50,6 +51,22 @@ export function createFakeService(pages = 3): CrawlService & { closed: boolean }
     c.finishedAt = Date.now();
     emitter.emit('progress', { crawlId: c.id, status: c.status, counters: c.counters, rate: 0, nodes: [], log: [], at: Date.now() });
     emitter.emit('finished', { ...c });
+  };
+  /** Page 0 links to every other page; no other page has links. */
+  const linksOf = (id: string, urlId: number, direction: 'in' | 'out'): PageLinkRow[] => {
+    const list = rows.get(must(id).id) ?? [];
+    if (!list[urlId]) throw new CodedError('NOT_FOUND', `No URL ${urlId} in crawl ${id}.`);
+    const link = (to: UrlRow): PageLinkRow => ({
+      fromId: 0,
+      fromUrl: list[0]!.url,
+      toId: to.id,
+      toUrl: to.url,
+      anchor: `page ${to.id}`,
+      toState: 'done',
+      toStatus: 200,
+    });
+    if (direction === 'out') return urlId === 0 ? list.slice(1).map(link) : [];
+    return urlId === 0 ? [] : [link(list[urlId]!)];
   };
   const service: CrawlService & { closed: boolean } = {
     closed: false,
@@ -121,6 +138,20 @@ export function createFakeService(pages = 3): CrawlService & { closed: boolean }
       out.write('url,status\n');
       for (const r of list) out.write(`${r.url},${r.status ?? ''}\n`);
       return { rows: list.length };
+    },
+    async getLinks(id, urlId, direction, offset, limit) {
+      const all = linksOf(id, urlId, direction);
+      return { total: all.length, rows: all.slice(offset, offset + limit) };
+    },
+    async exportLinks(id, out: Writable, opts = {}) {
+      const all = opts.urlId === undefined ? linksOf(id, 0, 'out') : linksOf(id, opts.urlId, opts.direction ?? 'in');
+      out.write('source,target\n');
+      for (const l of all) out.write(`${l.fromUrl},${l.toUrl}\n`);
+      return { rows: all.length };
+    },
+    async getPageStats(id) {
+      const n = (rows.get(must(id).id) ?? []).length;
+      return { indexable: n, nonIndexable: [], clickDepth: n ? [1, n - 1] : [], noClickDepth: 0 };
     },
     getDefaults: () => ({ ...defaults }),
     setDefaults(patch) {

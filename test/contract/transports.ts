@@ -6,7 +6,7 @@
  */
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import WebSocket from 'ws';
 import {
   IPC_CALL,
@@ -46,6 +46,8 @@ export interface Transport {
   intrusions(): Promise<Intrusion[]>;
   /** Exports through the transport's own path (save dialog / download) and returns the CSV text. */
   exportCsv(id: string, filter?: UrlFilter): Promise<{ rows: number; text: string }>;
+  /** A links export through the same path: its CSV text and the file name it was offered under. */
+  exportLinks(id: string, opts?: { urlId?: number; direction?: 'in' | 'out' }): Promise<{ rows: number; text: string; fileName: string }>;
   /**
    * Every event payload the page received that its schema refused, parsed strictly (an unknown key
    * fails like a missing one). Results are checked the same way by the dispatcher (checkResults).
@@ -124,11 +126,15 @@ export async function ipcTransport(service: CrawlService): Promise<Transport> {
   const d = ipcDoubles();
   const [ours, navigatedAway] = d.windows;
   let nextSavePath = join(dir, 'export.csv');
+  let proposed = '';
   const { dispose } = wireMain({
     service,
     ipcMain: d.ipcMain,
     windows: () => d.windows,
-    showSaveDialog: async () => ({ canceled: false, filePath: nextSavePath }),
+    showSaveDialog: async (o) => {
+      proposed = o.defaultPath;
+      return { canceled: false, filePath: nextSavePath };
+    },
     documentsDir: dir,
     checkResults: true,
   });
@@ -161,6 +167,12 @@ export async function ipcTransport(service: CrawlService): Promise<Transport> {
       const res = await api.exportCsv(filter ? { id, filter } : { id });
       if (res.path !== nextSavePath) throw new Error(`exported to ${res.path}, expected ${nextSavePath}`);
       return { rows: res.rows, text: await readFile(nextSavePath, 'utf8') };
+    },
+    async exportLinks(id, opts = {}) {
+      nextSavePath = join(dir, `export-${++exports}.csv`);
+      const res = await api.exportLinks({ id, ...opts });
+      if (res.path !== nextSavePath) throw new Error(`exported to ${res.path}, expected ${nextSavePath}`);
+      return { rows: res.rows, text: await readFile(nextSavePath, 'utf8'), fileName: basename(proposed) };
     },
     async close() {
       dispose();
@@ -266,6 +278,14 @@ export async function wsTransport(service: CrawlService): Promise<Transport> {
       const got = await fetch(new URL(res.downloadUrl, server.url));
       if (got.status !== 200) throw new Error(`download answered ${got.status}`);
       return { rows: res.rows, text: await got.text() };
+    },
+    async exportLinks(id, opts = {}) {
+      const res = await api.exportLinks({ id, ...opts });
+      if (!res.downloadUrl) throw new Error('browser mode answered no downloadUrl');
+      const got = await fetch(new URL(res.downloadUrl, server.url));
+      if (got.status !== 200) throw new Error(`download answered ${got.status}`);
+      const fileName = /filename="([^"]+)"/.exec(got.headers.get('content-disposition') ?? '')?.[1] ?? '';
+      return { rows: res.rows, text: await got.text(), fileName };
     },
     async close() {
       api.close();

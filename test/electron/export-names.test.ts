@@ -1,10 +1,11 @@
 /**
  * The names CSV exports are saved under: what the file holds (every URL, one finding, another
- * filter), the day, a crawl name made safe, and -2, -3… rather than an earlier export's name.
+ * filter; every link, or one URL's inlinks or outlinks), the day, a crawl name made safe, and -2,
+ * -3… rather than an earlier export's name.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DownloadRegistry, exportContents, exportFileName, localDate } from '../../electron/renderer-host/downloads.js';
+import { DownloadRegistry, exportContents, exportFileName, linksFileName, localDate } from '../../electron/renderer-host/downloads.js';
 
 const DAY = new Date(2024, 4, 7, 23, 59); // 7 May 2024, late evening local time
 
@@ -23,6 +24,27 @@ describe('export file names', () => {
     assert.equal(exportFileName('Shop', { statuses: [404] }, DAY), 'Shop-filtered-2024-05-07.csv');
     assert.equal(exportFileName('Shop', { search: 'blog' }, DAY), 'Shop-filtered-2024-05-07.csv');
     assert.equal(exportFileName('Shop', { search: undefined }, DAY), 'Shop-urls-2024-05-07.csv', 'a key left undefined narrows nothing');
+  });
+
+  it("of links say which: every link, or one URL's inlinks or outlinks, never reusing a name", () => {
+    assert.equal(linksFileName('Shop', {}, DAY), 'Shop-links-2024-05-07.csv');
+    assert.equal(linksFileName('Shop', { urlId: 42 }, DAY), 'Shop-inlinks-42-2024-05-07.csv', 'inlinks unless told');
+    assert.equal(linksFileName('Shop', { urlId: 42, direction: 'in' }, DAY), 'Shop-inlinks-42-2024-05-07.csv');
+    assert.equal(linksFileName('Shop', { urlId: 0, direction: 'out' }, DAY), 'Shop-outlinks-0-2024-05-07.csv');
+    assert.equal(linksFileName('../My shop', {}, DAY), 'My-shop-links-2024-05-07.csv');
+    const used = new Set(['Shop-links-2024-05-07.csv', 'Shop-outlinks-3-2024-05-07.csv']);
+    assert.equal(
+      linksFileName('Shop', {}, DAY, (n) => used.has(n)),
+      'Shop-links-2024-05-07-2.csv',
+    );
+    assert.equal(
+      linksFileName('Shop', { urlId: 3, direction: 'out' }, DAY, (n) => used.has(n)),
+      'Shop-outlinks-3-2024-05-07-2.csv',
+    );
+    assert.equal(
+      linksFileName('Shop', { urlId: 3 }, DAY, (n) => used.has(n)),
+      'Shop-inlinks-3-2024-05-07.csv',
+    );
   });
 
   it('carry the local date as YYYY-MM-DD', () => {

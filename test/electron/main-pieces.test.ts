@@ -15,7 +15,7 @@ import { createAppProtocolHandler } from '../../electron/main/app-protocol.js';
 import { APP_START_URL, isAppUrl, isSafeExternalUrl } from '../../electron/main/app-url.js';
 import { buildMenuTemplate } from '../../electron/main/menu.js';
 import { closeBeforeQuit } from '../../electron/main/quit.js';
-import { exportCsvWithDialog } from '../../electron/main/export.js';
+import { exportCsvWithDialog, exportLinksWithDialog } from '../../electron/main/export.js';
 import { localDate } from '../../electron/renderer-host/downloads.js';
 import { defaultStateDir } from '../../electron/service/catalog/state-dir.js';
 import { createFakeService } from '../contract/fake-service.js';
@@ -299,6 +299,53 @@ describe('CSV export through the save dialog', () => {
         /disk full/,
       );
       assert.deepEqual((await readdir(dir)).sort(), ['out.csv']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('links export through the save dialog', () => {
+  it('proposes a name that says which links, streams them there, and leaves no half file on failure', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'spinneret-export-'));
+    try {
+      const service = createFakeService(4);
+      const crawl = service.create({ name: 'Shop', settings: { startUrl: 'http://127.0.0.1:9/' } });
+      await service.start(crawl.id);
+      await new Promise((r) => setImmediate(r));
+      const day = localDate(new Date());
+      let asked: { title: string; defaultPath: string } | undefined;
+      const all = join(dir, 'all.csv');
+      const res = await exportLinksWithDialog(service, async (o) => ((asked = o), { canceled: false, filePath: all }), dir, crawl.id, {});
+      assert.deepEqual(res, { rows: 3, path: all }, 'the fake crawl has three links, all on its first page');
+      assert.equal(asked!.defaultPath, join(dir, `Shop-links-${day}.csv`));
+      assert.match(asked!.title, /all links/i);
+      assert.equal((await readFile(all, 'utf8')).trim().split('\n').length, 4);
+
+      await writeFile(join(dir, `Shop-inlinks-2-${day}.csv`), 'earlier');
+      const one = join(dir, 'one.csv');
+      const inl = await exportLinksWithDialog(service, async (o) => ((asked = o), { canceled: false, filePath: one }), dir, crawl.id, { urlId: 2 });
+      assert.equal(inl.rows, 1);
+      assert.equal(asked!.defaultPath, join(dir, `Shop-inlinks-2-${day}-2.csv`), 'an earlier export keeps its name');
+      assert.match(asked!.title, /inlinks/i);
+      await exportLinksWithDialog(service, async (o) => ((asked = o), { canceled: true }), dir, crawl.id, { urlId: 0, direction: 'out' });
+      assert.equal(asked!.defaultPath, join(dir, `Shop-outlinks-0-${day}.csv`));
+      assert.match(asked!.title, /outlinks/i);
+      assert.deepEqual(await exportLinksWithDialog(service, async () => ({ canceled: true }), dir, crawl.id, {}), { rows: 0, canceled: true });
+
+      const broken = {
+        ...service,
+        exportLinks: async (_id: string, out: Writable) => {
+          out.write('source\nhalf');
+          throw Object.assign(new Error('disk full'), { code: 'EXPORT_FAILED' });
+        },
+      };
+      const failed = join(dir, 'failed.csv');
+      await assert.rejects(
+        exportLinksWithDialog(broken, async () => ({ canceled: false, filePath: failed }), dir, crawl.id, {}),
+        /disk full/,
+      );
+      assert.deepEqual((await readdir(dir)).sort(), ['Shop-inlinks-2-' + day + '.csv', 'all.csv', 'one.csv']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -128,4 +128,33 @@ describe('browser mode server', () => {
     const second = await get(server.port, (again.value as { downloadUrl: string }).downloadUrl);
     assert.equal(String(second.headers['content-disposition']), `attachment; filename="Shop-urls-${localDate(new Date())}-2.csv"`);
   });
+
+  it('offers a links export the same way, named for what it holds', async () => {
+    const crawl = service.create({ name: 'Links', settings: { startUrl: 'http://127.0.0.1:9/' } });
+    await service.start(crawl.id);
+    await new Promise((r) => setImmediate(r));
+    const day = localDate(new Date());
+    const cases: [Record<string, unknown>, string, number][] = [
+      [{}, `Links-links-${day}.csv`, 4],
+      [{ urlId: 3 }, `Links-inlinks-3-${day}.csv`, 1],
+      [{ urlId: 0, direction: 'out' }, `Links-outlinks-0-${day}.csv`, 4],
+      [{}, `Links-links-${day}-2.csv`, 4],
+    ];
+    for (const [args, name, rows] of cases) {
+      const res = await server.dispatch('exportLinks', { id: crawl.id, ...args });
+      assert.ok(res.ok, JSON.stringify(res));
+      const value = res.value as { rows: number; downloadUrl: string };
+      assert.equal(value.rows, rows, JSON.stringify(args));
+      assert.equal((await get(server.port, value.downloadUrl.replace(/token=.*/, 'token=wrong'))).status, 401);
+      const file = await get(server.port, value.downloadUrl);
+      assert.equal(file.status, 200);
+      assert.equal(String(file.headers['content-disposition']), `attachment; filename="${name}"`);
+      assert.equal(file.body.trim().split('\n').length, rows + 1);
+      assert.equal((await get(server.port, value.downloadUrl)).status, 404, 'one time only');
+    }
+    const missing = await server.dispatch('exportLinks', { id: crawl.id, urlId: 99 });
+    assert.ok(!missing.ok && missing.error.code === 'NOT_FOUND', JSON.stringify(missing));
+    const unknown = await server.dispatch('exportLinks', { id: 'nope' });
+    assert.ok(!unknown.ok && unknown.error.code === 'NOT_FOUND', JSON.stringify(unknown));
+  });
 });
