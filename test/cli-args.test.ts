@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { parseCli, USAGE, UsageError } from '../electron/cli/args.js';
 import { CSV_COLUMNS } from '../electron/service/data/csv.js';
 import { LINK_CSV_COLUMNS } from '../electron/service/data/links-csv.js';
@@ -150,4 +151,10 @@ test('the help lists the links CSV columns, in order, from the one column list',
     lines.findIndex((l) => l.trim() === ''),
   );
   assert.equal(section.map((l) => l.trim()).join(''), LINK_CSV_COLUMNS.join(','));
+});
+
+test('the README shows the links CSV header exactly as the export writes it', () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const shown = /links CSV\s+header is always `([^`]+)`/.exec(readme)?.[1];
+  assert.equal(shown, LINK_CSV_COLUMNS.join(','));
 });
