@@ -126,7 +126,7 @@ test('broken and hostile markup never throws and executes nothing', () => {
   assert.ok(!urls.includes('https://example.com/in-comment'));
   assert.ok(!urls.includes('https://example.com/in-textarea'));
   assert.ok(urls.every((u) => u.startsWith('https://example.com/')));
-  assert.deepEqual(extractPageInfo('', PAGE), { links: [], hreflang: [], metaDescriptionCount: 0, h1Count: 0, wordCount: 0 });
+  assert.deepEqual(extractPageInfo('', PAGE), { links: [], anchors: [], hreflang: [], metaDescriptionCount: 0, h1Count: 0, wordCount: 0 });
 });
 
 test('parseRobotsDirectives reads meta robots and X-Robots-Tag values', () => {
