@@ -16,7 +16,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_SETTINGS, type CrawlSettings, type PageLinkRow, type UrlRow } from '../../shared/model.js';
 import { Crawler } from '../../electron/engine/index.js';
+import { createAudit } from '../../electron/service/audit/crawl-audit.js';
 import { CrawlRuntime } from '../../electron/service/crawl-runtime.js';
+import { CrawlData } from '../../electron/service/data/crawl-data.js';
 import { createCrawlService } from '../../electron/service/index.js';
 import { replayJournal } from '../../electron/service/journal/reader.js';
 import { buildSpec, startTestSite } from '../fixtures/site.js';
@@ -431,4 +433,47 @@ test('salvage: a LINKS record follows the renumbering of a damaged journal, a li
       [9, 3, [[5, 'five']]],
     ],
   );
+});
+
+// ---------------------------------------------------------------- the store alone
+
+test('LinkStore: no bytes until a page is recorded; a page recorded twice counts once; a start found later relaxes', () => {
+  const A = 'http://a.test';
+  const data = new CrawlData((keys) => createAudit({ ...DEFAULT_SETTINGS, startUrl: A + '/' }, () => 0, keys));
+  const records = new Map<number, unknown[]>();
+  data.links.read = (off) => records.get(off);
+  let off = 0;
+  const apply = (r: unknown[]) => {
+    records.set(off, r);
+    data.apply(r, off);
+    off += 100;
+  };
+  apply([5, 0, `${A}/sitemap.xml`]);
+  for (let i = 0; i < 1000; i++) apply([0, i, 2, 0, -2, `${A}/${i}`]);
+  assert.equal(data.links.allocatedBytes(), 0, 'a sitemap-only crawl carries no link columns');
+  assert.equal(data.links.pagesWithLinks, 0);
+  assert.equal(data.links.clickDepth(1), undefined);
+  assert.equal(data.links.inlinks(1), 0);
+  assert.equal(data.links.outlinksInternal(1), undefined);
+  // Page 1 links to 2 twice and to 3; page 2 to 4. No start yet: no depths.
+  apply([2, 1, 1, { status: 200 }]);
+  apply([9, 1, [[2, 'two'], [2], [3, '', 1], [`${A}/none`]]]);
+  apply([2, 2, 1, { status: 200 }]);
+  apply([9, 2, [[4], [`${A}/out`, 'x', 2]]]);
+  assert.ok(data.links.allocatedBytes() >= 1000 * 24, 'four counts and an offset per URL');
+  assert.deepEqual(
+    [data.links.inlinks(2), data.links.uniqueInlinks(2), data.links.inlinks(3), data.links.outlinksInternal(1), data.links.outlinksExternal(2)],
+    [2, 1, 1, 4, 1],
+  );
+  assert.equal(data.links.clickDepth(4), undefined);
+  // Fetched again (a second record): ignored, the first one counts.
+  apply([9, 1, [[2], [4], [4]]]);
+  assert.deepEqual([data.links.inlinks(2), data.links.inlinks(4), data.links.pagesWithLinks], [2, 1, 2]);
+  // Page 1 turns out to be a start URL (found again as one): depths flow through the recorded links, not the nofollow one.
+  apply([1, 1, 0, -1]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((id) => data.links.clickDepth(id)),
+    [0, 1, undefined, 2],
+  );
+  assert.ok(data.links.allocatedBytes() >= 1000 * 28, 'and a depth');
 });
