@@ -255,6 +255,18 @@ test(
       assert.equal(await broken.first().getAttribute('data-status'), '404');
     }
     await shot('links-detail-outlinks');
+    // Back: the 404 whose inlink opened this page.
+    await page.click('[data-testid=detail-back]');
+    await waitFor(
+      'the detail of the 404 again',
+      async () =>
+        (await page
+          .locator('[data-testid=url-detail] .detail-url')
+          .innerText()
+          .catch(() => '')) === site.url(SPECIAL.notFoundFooter),
+      10_000,
+    );
+    assert.equal(await page.locator('[data-testid=detail-back]').count(), 0, 'nothing further back');
     await page.click('[data-testid=url-detail] [aria-label="Close details"]');
   },
 );

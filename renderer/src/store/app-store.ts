@@ -51,6 +51,8 @@ export interface CrawlSlice {
   filter: UrlFilter;
   /** The URL open in the detail pane. */
   selectedUrl: number | null;
+  /** The URLs the detail pane came from through their links (most recent last), for its Back button. */
+  detailTrail?: number[];
   tree: TreeState;
   treeError?: string;
   selectedNode: string | null;
@@ -413,7 +415,27 @@ export function clearFilters(id: string): void {
 }
 
 export function selectUrl(id: string, urlId: number | null): void {
-  setCrawl(id, () => ({ selectedUrl: urlId }));
+  setCrawl(id, () => ({ selectedUrl: urlId, detailTrail: [] }));
+}
+
+/** Most URLs the detail pane's Back button remembers. */
+const TRAIL_MAX = 50;
+
+/** Opens a URL reached through a link of the one in the detail pane: Back returns to it. */
+export function openLinkedUrl(id: string, urlId: number): void {
+  setCrawl(id, (c) => ({
+    selectedUrl: urlId,
+    detailTrail: c.selectedUrl === null || c.selectedUrl === urlId ? (c.detailTrail ?? []) : [...(c.detailTrail ?? []), c.selectedUrl].slice(-TRAIL_MAX),
+  }));
+}
+
+/** The detail pane's Back: the URL whose link opened this one. */
+export function backUrl(id: string): void {
+  setCrawl(id, (c) => {
+    const trail = c.detailTrail ?? [];
+    if (trail.length === 0) return {};
+    return { selectedUrl: trail[trail.length - 1]!, detailTrail: trail.slice(0, -1) };
+  });
 }
 
 // ---------------------------------------------------------------- sitemap audit

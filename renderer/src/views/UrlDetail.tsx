@@ -5,7 +5,7 @@ import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js'
 import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
 import { formatBytes, formatCount, formatDateTime } from '../logic/format.js';
-import { getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
+import { backUrl, getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
 import { INDEXABILITY_REASON_LABEL, SOURCE_HINT, SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
 import { SEVERITY_TONE } from '../logic/issues.js';
 import { UrlLinks } from './UrlLinks.js';
@@ -34,9 +34,21 @@ export function UrlDetailPane({ crawlId, urlId, live, version, onClose }: { craw
     };
   }, [crawlId, urlId, attempt, refreshKey]);
   const d = detail && detail.id === urlId ? detail : null;
+  const back = useApp((s) => s.byCrawl[crawlId]?.detailTrail?.at(-1));
   return (
     <aside className="detail" aria-label="URL details" data-testid="url-detail">
       <div className="detail-head">
+        {back !== undefined && (
+          <button
+            type="button"
+            className="link-btn small detail-back"
+            onClick={() => backUrl(crawlId)}
+            data-testid="detail-back"
+            title="Back to the URL whose link opened this one"
+          >
+            <Icon name="chevronRight" size={11} className="flip" /> #{back}
+          </button>
+        )}
         <span className="section-label">URL #{urlId}</span>
         <button type="button" className="icon-btn" onClick={onClose} aria-label="Close details" title="Close (Esc)">
           <Icon name="close" size={14} />

@@ -10,7 +10,7 @@ import { HttpStatus, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { formatCount } from '../logic/format.js';
 import { STATE_LABEL } from '../logic/labels.js';
-import { exportLinks, getApi, selectUrl, useApp } from '../store/app-store.js';
+import { exportLinks, getApi, openLinkedUrl, useApp } from '../store/app-store.js';
 
 /** Links per page of the list: enough to scan, few enough for the narrow pane. */
 export const LINKS_PAGE = 25;
@@ -54,7 +54,7 @@ export function UrlLinks({
     setOffset(0);
   };
   const tabCount = (d: LinkDirection) => (page && page.dir === d ? page.total : counts[d]);
-  const open = (id: number | undefined) => id !== undefined && id !== urlId && selectUrl(crawlId, id);
+  const open = (id: number | undefined) => id !== undefined && id !== urlId && openLinkedUrl(crawlId, id);
   return (
     <section className="detail-section links" data-testid="detail-links">
       <div className="links-head">
