@@ -96,6 +96,44 @@ test("export --links: every link, or one URL's by id or URL, in or out", () => {
   });
 });
 
+test("export takes the URL table's filters", () => {
+  const base = { kind: 'export', id: 'abc', out: 'f.csv', stateDir: undefined };
+  assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv', '--status', '404, 410']), { ...base, filter: { statuses: [404, 410] } });
+  assert.deepEqual(
+    parseCli([
+      'export',
+      'abc',
+      '--out',
+      'f.csv',
+      '--indexability',
+      'non-indexable',
+      '--reason',
+      'noindex,canonicalised',
+      '--click-depth',
+      '2..5',
+      '--inlinks',
+      '..0',
+      '--meta-description',
+      'missing',
+      '--h1',
+      'has',
+    ]),
+    {
+      ...base,
+      filter: {
+        indexability: 'non-indexable',
+        indexabilityReasons: ['noindex', 'canonicalised'],
+        clickDepth: { min: 2, max: 5 },
+        inlinks: { max: 0 },
+        metaDescription: 'missing',
+        h1: 'has',
+      },
+    },
+  );
+  assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv', '--click-depth', '3']).filter, { clickDepth: { min: 3, max: 3 } });
+  assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv', '--inlinks', '10..']).filter, { inlinks: { min: 10 } });
+});
+
 test('bad arguments are refused with a message a person can act on', () => {
   const bad: [string[], RegExp][] = [
     [[], /start URL/],
@@ -119,6 +157,17 @@ test('bad arguments are refused with a message a person can act on', () => {
     [['export', 'abc', '--links', '--url', '99999999999', '--out', 'l.csv'], /--url takes a whole number/],
     [['https://site.test/', '--links'], /belong to the export command/],
     [['audit', 'abc', '--url', '1'], /belong to the export command/],
+    [['export', 'abc', '--out', 'f.csv', '--status', '4xx'], /--status takes a whole number from 100 to 999/],
+    [['export', 'abc', '--out', 'f.csv', '--status', '404,'], /--status takes a comma-separated list/],
+    [['export', 'abc', '--out', 'f.csv', '--indexability', 'maybe'], /--indexability must be indexable or non-indexable/],
+    [['export', 'abc', '--out', 'f.csv', '--reason', 'noindex,lazy'], /--reason "lazy" is not a reason.*canonicalised/],
+    [['export', 'abc', '--out', 'f.csv', '--click-depth', '5..2'], /--click-depth: 5 is above 2/],
+    [['export', 'abc', '--out', 'f.csv', '--click-depth', '..'], /--click-depth takes N, MIN..MAX/],
+    [['export', 'abc', '--out', 'f.csv', '--inlinks', 'many'], /--inlinks takes N, MIN..MAX/],
+    [['export', 'abc', '--out', 'f.csv', '--h1', 'yes'], /--h1 must be has or missing/],
+    [['export', 'abc', '--out', 'f.csv', '--links', '--h1', 'has'], /--h1: URL filters belong to the export of URLs.*not to --links/],
+    [['https://site.test/', '--status', '404'], /--status: URL filters belong to the export of URLs/],
+    [['audit', 'abc', '--indexability', 'indexable'], /not to audit/],
     [['delete'], /crawl ID/],
   ];
   for (const [argv, re] of bad) {

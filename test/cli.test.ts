@@ -10,6 +10,7 @@ import { runCli, type CliIo } from '../electron/cli/cli.js';
 import { CSV_COLUMNS } from '../electron/service/data/csv.js';
 import { LINK_CSV_COLUMNS } from '../electron/service/data/links-csv.js';
 import { startTestSite } from './fixtures/site.js';
+import { parseCsv } from './service/helpers.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -82,11 +83,7 @@ describe('CLI', () => {
         const code = await runCli([...argv, '--state-dir', dir], r);
         return { code, out: r.out(), err: r.err() };
       };
-      const csv = (f: string) =>
-        readFileSync(join(dir, f), 'utf8')
-          .trimEnd()
-          .split('\n')
-          .map((l) => l.split(','));
+      const csv = (f: string) => parseCsv(readFileSync(join(dir, f), 'utf8'));
       const all = await run('export', id, '--links', '--out', join(dir, 'links.csv'));
       assert.equal(all.code, 0, all.err);
       const links = csv('links.csv');
@@ -120,6 +117,36 @@ describe('CLI', () => {
           .filter((l) => l[1] === site.url(target) && l[0] !== site.url(target))
           .map((l) => l[0])
           .sort(),
+      );
+
+      // The URL export takes the table's filters: exact status, click depth and inlinks ranges.
+      const filtered = async (...flags: string[]) => {
+        const f = `f${flags.join('').replace(/\W/g, '')}.csv`;
+        const r = await run('export', id, '--out', join(dir, f), ...flags);
+        assert.equal(r.code, 0, r.err);
+        return csv(f)
+          .slice(1)
+          .map((l) => l[0]);
+      };
+      const col = (name: string) => rows[0]!.indexOf(name);
+      const urlsWhere = (test: (cells: string[]) => boolean) =>
+        rows
+          .slice(1)
+          .filter(test)
+          .map((l) => l[0]);
+      assert.deepEqual(
+        await filtered('--status', '200'),
+        urlsWhere((l) => l[col('status')] === '200'),
+      );
+      const depth1 = await filtered('--click-depth', '1');
+      assert.ok(depth1.length > 0);
+      assert.deepEqual(
+        depth1,
+        urlsWhere((l) => l[col('click_depth')] === '1'),
+      );
+      assert.deepEqual(
+        await filtered('--inlinks', '2..', '--click-depth', '..1'),
+        urlsWhere((l) => Number(l[col('inlinks')]) >= 2 && l[col('click_depth')] !== '' && Number(l[col('click_depth')]) <= 1),
       );
 
       for (const url of [site.url('/never-crawled.html'), '999999']) {

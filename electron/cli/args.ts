@@ -2,7 +2,8 @@
  * Parses the headless CLI's arguments into a command. Pure: no I/O, so every refusal is testable.
  */
 import { parseArgs } from 'node:util';
-import type { CrawlSettings, ScopeMode } from '../../shared/model.js';
+import type { CrawlSettings, IndexabilityReason, Range, ScopeMode, UrlFilter } from '../../shared/model.js';
+import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import { FINDING_DEFINITIONS } from '../service/audit/definitions.js';
 import { CSV_COLUMNS } from '../service/data/csv.js';
 import { LINK_CSV_COLUMNS } from '../service/data/links-csv.js';
@@ -22,7 +23,7 @@ export type CliCommand =
   | { kind: 'crawl'; settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>; name?: string; stateDir?: string; out?: string; quiet: boolean }
   | { kind: 'list'; stateDir?: string }
   | { kind: 'resume'; id?: string; stateDir?: string; out?: string; quiet: boolean }
-  | { kind: 'export'; id: string; out: string; stateDir?: string; links?: LinksChoice }
+  | { kind: 'export'; id: string; out: string; stateDir?: string; links?: LinksChoice; filter?: UrlFilter }
   | { kind: 'delete'; id: string; stateDir?: string }
   | { kind: 'audit'; id: string; stateDir?: string; out?: string; json: boolean; finding?: string }
   | { kind: 'help' };
@@ -32,7 +33,7 @@ export const USAGE = `Usage:
   npm run crawl -- --sitemap URL [options]    start from a sitemap directly (robots.txt discovery skipped)
   npm run crawl -- list [--state-dir DIR]
   npm run crawl -- resume [ID] [--state-dir DIR] [--out FILE.csv]
-  npm run crawl -- export ID --out FILE.csv [--state-dir DIR]
+  npm run crawl -- export ID --out FILE.csv [URL filters] [--state-dir DIR]
   npm run crawl -- export ID --links [--url ID|URL [--direction in|out]] --out FILE.csv [--state-dir DIR]
   npm run crawl -- delete ID [--state-dir DIR]
   npm run crawl -- audit ID [--state-dir DIR] [--json | --out FILE.csv]
@@ -65,6 +66,16 @@ Export options:
   --url ID|URL          with --links: only this URL's links (its id in the crawl, or the URL itself)
   --direction in|out    with --url: the links to it (in, the default) or the links on its page (out)
 
+URL filters of export (those of the URL table; given together, a URL must match each):
+  --status CODE[,CODE…]       exact HTTP statuses (404 is not 410)
+  --indexability indexable|non-indexable
+  --reason R[,R…]             non-indexable for one of these reasons:
+${wrapList(IndexabilityReasonSchema.options, ', ', 100, ' '.repeat(30))}
+  --click-depth N|MIN..MAX    click depth in a range (MIN.. or ..MAX: open at one end)
+  --inlinks N|MIN..MAX        inlinks (every link to the URL) in a range
+  --meta-description has|missing
+  --h1 has|missing            fetched 2xx HTML pages with, or without, a non-empty one
+
 Audit options:
   --json                print the findings as JSON
   --out FILE.csv        write the findings table as CSV
@@ -84,7 +95,7 @@ function wrapList(items: readonly string[], sep: string, width: number, indent: 
   items.forEach((item, i) => {
     const piece = item + (i < items.length - 1 ? sep : '');
     if (line.length > indent.length && line.length + piece.length > width) {
-      lines.push(line);
+      lines.push(line.trimEnd());
       line = indent;
     }
     line += piece;
@@ -127,6 +138,13 @@ export function parseCli(argv: string[]): CliCommand {
         json: { type: 'boolean' },
         finding: { type: 'string' },
         links: { type: 'boolean' },
+        status: { type: 'string' },
+        indexability: { type: 'string' },
+        reason: { type: 'string' },
+        'click-depth': { type: 'string' },
+        inlinks: { type: 'string' },
+        'meta-description': { type: 'string' },
+        h1: { type: 'string' },
         url: { type: 'string' },
         direction: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -143,6 +161,12 @@ export function parseCli(argv: string[]): CliCommand {
   if (first !== 'audit' && (v.json || v.finding !== undefined)) throw new UsageError('--json and --finding belong to the audit command.');
   if (first !== 'export' && (v.links || v.url !== undefined || v.direction !== undefined)) {
     throw new UsageError('--links, --url and --direction belong to the export command: npm run crawl -- export ID --links --out FILE.csv');
+  }
+  const filter = urlFilter(v);
+  if (filter && (first !== 'export' || v.links)) {
+    throw new UsageError(
+      `${Object.keys(filter).map(flagOf).join(', ')}: URL filters belong to the export of URLs (npm run crawl -- export ID --out FILE.csv --status 404), not to ${v.links ? '--links' : first && SUBCOMMANDS.has(first) ? first : 'a crawl'}.`,
+    );
   }
   if (first && SUBCOMMANDS.has(first)) {
     const rest = positionals.slice(1);
@@ -162,7 +186,7 @@ export function parseCli(argv: string[]): CliCommand {
         if (v.links || v.url !== undefined || v.direction !== undefined) {
           return { kind: 'export', id: rest[0], out: v.out, stateDir, links: linksChoice(!!v.links, v.url, v.direction) };
         }
-        return { kind: 'export', id: rest[0], out: v.out, stateDir };
+        return filter ? { kind: 'export', id: rest[0], out: v.out, stateDir, filter } : { kind: 'export', id: rest[0], out: v.out, stateDir };
       case 'delete':
         noMore(rest, 1, 'delete');
         if (!rest[0]) throw new UsageError('delete needs the crawl ID: npm run crawl -- delete ID');
@@ -215,6 +239,76 @@ export function parseCli(argv: string[]): CliCommand {
   }
   if (v['ignore-robots']) s.respectRobots = false;
   return settings;
+}
+
+const FILTER_FLAGS: Record<string, string> = {
+  statuses: '--status',
+  indexability: '--indexability',
+  indexabilityReasons: '--reason',
+  clickDepth: '--click-depth',
+  inlinks: '--inlinks',
+  metaDescription: '--meta-description',
+  h1: '--h1',
+};
+const flagOf = (key: string) => FILTER_FLAGS[key] ?? key;
+
+/** The URL filters given (as the URL table's query has them), or undefined when none is. */
+function urlFilter(v: Record<string, string | boolean | string[] | undefined>): UrlFilter | undefined {
+  const f: UrlFilter = {};
+  const str = (k: string) => v[k] as string | undefined;
+  if (str('status') !== undefined) {
+    f.statuses = list(str('status')!, '--status').map((c) => int(c, '--status', 100, 999));
+  }
+  if (str('indexability') !== undefined) {
+    const x = str('indexability')!.trim();
+    if (x !== 'indexable' && x !== 'non-indexable') throw new UsageError(`--indexability must be indexable or non-indexable (got "${x}").`);
+    f.indexability = x;
+  }
+  if (str('reason') !== undefined) {
+    f.indexabilityReasons = list(str('reason')!, '--reason').map((r) => {
+      if (!(IndexabilityReasonSchema.options as readonly string[]).includes(r)) {
+        throw new UsageError(`--reason "${r}" is not a reason a URL is non-indexable. Known: ${IndexabilityReasonSchema.options.join(', ')}.`);
+      }
+      return r as IndexabilityReason;
+    });
+  }
+  if (str('click-depth') !== undefined) f.clickDepth = range(str('click-depth')!, '--click-depth');
+  if (str('inlinks') !== undefined) f.inlinks = range(str('inlinks')!, '--inlinks');
+  for (const [flag, key] of [
+    ['meta-description', 'metaDescription'],
+    ['h1', 'h1'],
+  ] as const) {
+    const x = str(flag)?.trim();
+    if (x === undefined) continue;
+    if (x !== 'has' && x !== 'missing') throw new UsageError(`--${flag} must be has or missing (got "${x}").`);
+    f[key] = x;
+  }
+  return Object.keys(f).length ? f : undefined;
+}
+
+/** A comma-separated list, none of it empty. */
+function list(value: string, flag: string): string[] {
+  const items = value.split(',').map((x) => x.trim());
+  if (items.some((x) => !x)) throw new UsageError(`${flag} takes a comma-separated list without empty items (got "${value}").`);
+  return items;
+}
+
+/** `N` (exactly N), `MIN..MAX`, `MIN..` or `..MAX`: whole numbers, MIN ≤ MAX. */
+function range(value: string, flag: string): Range {
+  const t = value.trim();
+  const m = /^(\d*)\.\.(\d*)$/.exec(t);
+  const usage = `${flag} takes N, MIN..MAX, MIN.. or ..MAX in whole numbers (got "${value}").`;
+  if (!m) {
+    if (!/^\d+$/.test(t)) throw new UsageError(usage);
+    const n = int(t, flag, 0, 0xffff_ffff);
+    return { min: n, max: n };
+  }
+  if (!m[1] && !m[2]) throw new UsageError(usage);
+  const r: Range = {};
+  if (m[1]) r.min = int(m[1], flag, 0, 0xffff_ffff);
+  if (m[2]) r.max = int(m[2], flag, 0, 0xffff_ffff);
+  if (r.min !== undefined && r.max !== undefined && r.min > r.max) throw new UsageError(`${flag}: ${r.min} is above ${r.max}; write MIN..MAX.`);
+  return r;
 }
 
 /** Checks --url (an id or an http(s) URL) and --direction (in or out, with --url), both with --links. */

@@ -71,7 +71,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
           io.stdout.write(`Wrote ${rows} links to ${cmd.out}.\n`);
           return 0;
         }
-        const rows = await exportTo(service, cmd.id, cmd.out);
+        const rows = await exportTo(service, cmd.id, cmd.out, cmd.filter);
         io.stdout.write(`Wrote ${rows} rows to ${cmd.out}.\n`);
         return 0;
       }
