@@ -112,6 +112,8 @@ test('the link columns are chosen, sort, and show what the rows hold; no click d
   for (const col of ['inlinks', 'uniqueInlinks', 'outlinksInternal', 'outlinksExternal', 'clickDepth'])
     assert.equal(await page.locator(`[data-testid=columns-menu] [data-col="${col}"]`).count(), 1, `the chooser offers ${col}`);
   for (const col of ['inlinks', 'uniqueInlinks', 'clickDepth']) await page.check(`[data-testid=columns-menu] [data-col="${col}"]`);
+  // Out of the way, so the link columns are on screen beside the URL.
+  for (const col of ['source', 'contentType', 'lastmod', 'title']) await page.uncheck(`[data-testid=columns-menu] [data-col="${col}"]`);
   await page.keyboard.press('Escape');
 
   const home = rows.get('/')!;
@@ -142,6 +144,21 @@ test('the link columns are chosen, sort, and show what the rows hold; no click d
     .evaluateAll((els) => els.slice(0, 5).map((e) => Number((e.textContent ?? '').replace(/,/g, ''))));
   const most = allRows.map((r) => r.inlinks ?? 0).sort((a, b) => b - a);
   assert.deepEqual(shown, most.slice(0, 5));
+
+  // A click-depth range: the chip says it, and the rows are those of the service at depth 1 or 2.
+  await page.click('[data-testid=filter-page]');
+  await page.fill('[data-testid=filter-clickdepth-min]', '1');
+  await page.fill('[data-testid=filter-clickdepth-max]', '2');
+  await page.click('[data-testid=filter-clickdepth-apply]');
+  await page.keyboard.press('Escape');
+  const near = allRows.filter((r) => r.clickDepth === 1 || r.clickDepth === 2).length;
+  await waitFor(`${near} URLs at click depth 1 or 2`, async () => (await urlTotal(page)) === near, 10_000);
+  assert.equal((await page.locator('[data-testid=chip-clickDepth]').innerText()).replace(/\s+/g, ' ').trim(), 'Click depth: 1 to 2');
+  await waitFor('the rows', async () => (await page.locator(`${table} .vrow.placeholder`).count()) === 0, 10_000);
+  const depthsShown = await page.locator(`${table} .vrow .vcell[data-col=clickDepth]`).allInnerTexts();
+  assert.ok(depthsShown.length > 0 && depthsShown.every((d) => d === '1' || d === '2'), depthsShown.join(' '));
+  await shot('links-table-columns');
+  await page.click('[data-testid=clear-filters]');
 });
 
 test('the Page data filter: non-indexable for the reason noindex lists exactly the planted noindex pages', { skip: skip ?? false }, async () => {
