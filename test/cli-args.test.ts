@@ -130,8 +130,8 @@ test("export takes the URL table's filters", () => {
       },
     },
   );
-  assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv', '--click-depth', '3']).filter, { clickDepth: { min: 3, max: 3 } });
-  assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv', '--inlinks', '10..']).filter, { inlinks: { min: 10 } });
+  assert.deepEqual(filterOf(['export', 'abc', '--out', 'f.csv', '--click-depth', '3']), { clickDepth: { min: 3, max: 3 } });
+  assert.deepEqual(filterOf(['export', 'abc', '--out', 'f.csv', '--inlinks', '10..']), { inlinks: { min: 10 } });
 });
 
 test('bad arguments are refused with a message a person can act on', () => {
