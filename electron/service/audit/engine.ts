@@ -15,7 +15,7 @@ import { EngineError, SparseColumn, column, ensureCapacity, inSitemapScope, tryU
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
 import { lastmodVerdict, SiteVariants } from './entry-checks.js';
 import { HreflangGraph } from './hreflang-graph.js';
-import { canonicalisedElsewhere, isHtmlType, saysNoindex } from './indexability.js';
+import { canonicalisedElsewhere, isHtmlType, saysNoindex, type IndexabilityVerdict } from './indexability.js';
 import { isValidHreflang } from './hreflang-codes.js';
 import { nodeFindingMask } from './sitemap-checks.js';
 import {
@@ -80,6 +80,100 @@ const LISTING_BITS =
 const PER_URL_BITS = ~(LISTING_BITS | WALKED);
 const URL_INDEX = new Map<string, number>(URL_FINDING_CODES.map((c, i) => [c, i]));
 const SITEMAP_INDEX = new Map<string, number>(SITEMAP_FINDING_CODES.map((c, i) => [c, i]));
+/** URL findings whose members urlsOf lists in groups (same text), not by id alone. */
+const GROUPED = U.DUPLICATE_TITLE | U.DUPLICATE_META_DESCRIPTION;
+
+// Page facts (the `page` column, one byte per URL).
+/** The latest result is a fetched 2xx HTML page (pageFacts is defined). */
+const P_PAGE = 1 << 0;
+const P_TITLE = 1 << 1; // a non-empty title (after trimming)
+const P_DESC = 1 << 2; // a non-empty meta description
+const P_H1 = 1 << 3; // a non-empty first H1
+const P_MULTI_H1 = 1 << 4; // two or more <h1>
+/** The target of a `link` discovery: an <a>/<area> of another crawled page. */
+const P_LINKED = 1 << 5;
+const P_RESULT = P_PAGE | P_TITLE | P_DESC | P_H1 | P_MULTI_H1;
+
+/** Indexable pages sharing one exact text (trimmed): a title or meta description. Ids in no order. */
+interface TextGroup {
+  text: string;
+  ids: number[];
+  /** Its index in TextGroups.all. */
+  slot: number;
+}
+
+/** Indexable pages by their exact title or meta description, and each page's group (index + 1; 0 = none). */
+class TextGroups {
+  readonly byText = new Map<string, TextGroup>();
+  private readonly all: (TextGroup | undefined)[] = [];
+  private readonly free: number[] = [];
+  ref = column(Int32Array);
+
+  groupOf(id: number): TextGroup | undefined {
+    const r = id < this.ref.length ? this.ref[id]! : 0;
+    return r === 0 ? undefined : this.all[r - 1];
+  }
+
+  /** Whether page `id` shares its text with another indexable page. */
+  shared(id: number): boolean {
+    return (this.groupOf(id)?.ids.length ?? 0) >= 2;
+  }
+
+  /** The page that leaving would leave alone (it loses the duplicate), or -1. */
+  partnerOf(id: number): number {
+    const g = this.groupOf(id);
+    return g !== undefined && g.ids.length === 2 ? g.ids[g.ids[0] === id ? 1 : 0]! : -1;
+  }
+
+  /** The page that joining `text` would stop being alone (it gains the duplicate), or -1. */
+  aloneWith(text: string): number {
+    const g = this.byText.get(text);
+    return g !== undefined && g.ids.length === 1 ? g.ids[0]! : -1;
+  }
+
+  /** Takes page `id` out of its group, if any. */
+  leave(id: number): void {
+    const r = id < this.ref.length ? this.ref[id]! : 0;
+    if (r === 0) return;
+    this.ref[id] = 0;
+    const g = this.all[r - 1]!;
+    const at = g.ids.indexOf(id);
+    if (at >= 0) g.ids.splice(at, 1);
+    if (g.ids.length === 0) {
+      this.byText.delete(g.text);
+      this.all[r - 1] = undefined;
+      this.free.push(r - 1);
+    }
+  }
+
+  /** Puts page `id` in the group of `text`. */
+  join(id: number, text: string, size: number): void {
+    if (this.ref.length < size) this.ref = ensureCapacity(this.ref, size);
+    let g = this.byText.get(text);
+    if (!g) {
+      g = { text, ids: [], slot: this.free.pop() ?? this.all.length };
+      this.byText.set(text, g);
+      this.all[g.slot] = g;
+    }
+    this.ref[id] = g.slot + 1;
+    g.ids.push(id);
+  }
+
+  /** The groups of two or more pages, each's ids ascending, by their first id; flattened. */
+  members(): number[] {
+    const groups: number[][] = [];
+    for (const g of this.byText.values()) if (g.ids.length >= 2) groups.push([...g.ids].sort((a, b) => a - b));
+    groups.sort((a, b) => a[0]! - b[0]!);
+    return groups.flat();
+  }
+
+  /** How many groups of two or more pages. */
+  groupCount(): number {
+    let n = 0;
+    for (const g of this.byText.values()) if (g.ids.length >= 2) n++;
+    return n;
+  }
+}
 
 // Facts about a URL (flags column).
 const F_LISTED = 1 << 0; // listed by at least one sitemap
@@ -167,6 +261,11 @@ export class AuditEngine {
   private flags = column(Uint32Array);
   /** Sitemap idx + 1 of the first distinct sitemap listing the URL (0 = none); Int32 past 65,535 sitemaps. */
   private first: Uint16Array | Int32Array = column(Uint16Array);
+  /** Page facts (P_*): what the page findings and pageFacts read. */
+  private page = column(Uint8Array);
+  /** Indexable pages by exact title and by exact meta description (texts of indexable HTML pages only). */
+  private readonly titles = new TextGroups();
+  private readonly descriptions = new TextGroups();
   /** The same for the second distinct sitemap, of the URLs listed by more than one (most are listed once). */
   private readonly second = new SparseColumn();
   private readonly keys: UrlKeys;
@@ -240,9 +339,15 @@ export class AuditEngine {
   }
 
   /** A URL was handled: fetched (any status), failed, or blocked by robots.txt. The latest result wins. */
-  result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult, _facts?: ResultFacts): void {
+  result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult, facts?: ResultFacts): void {
     this.ensure(id);
     const before = this.maskOf(id);
+    // Leaving its old groups or joining new ones changes the pages it leaves alone or pairs with.
+    const partners = new Map<number, number>();
+    this.notePartner(partners, this.titles.partnerOf(id));
+    this.notePartner(partners, this.descriptions.partnerOf(id));
+    this.titles.leave(id);
+    this.descriptions.leave(id);
     let f = this.flags[id]! & ~(F_RESULT_FLAGS | CAT_BITS);
     let c: number;
     const wasRedirect = this.redirects.delete(id);
@@ -260,7 +365,30 @@ export class AuditEngine {
     }
     if (r.status === 200) f |= F_STATUS_200;
     this.flags[id] = f | (c << CAT_SHIFT);
+    let p = this.page[id]! & ~P_RESULT;
+    const title = r.title?.trim() ?? '';
+    const desc = facts?.metaDescription?.trim() ?? '';
+    if (state === 'done' && c === C_2XX && (f & F_HTML) !== 0) {
+      p |= P_PAGE;
+      if (title !== '') p |= P_TITLE;
+      if (desc !== '') p |= P_DESC;
+      if ((facts?.h1?.trim() ?? '') !== '') p |= P_H1;
+      if ((facts?.h1Count ?? 0) >= 2) p |= P_MULTI_H1;
+    }
+    this.page[id] = p;
+    // Texts are kept for indexable pages only (the duplicate findings are about them).
+    if ((p & P_PAGE) !== 0 && (f & (F_NOINDEX | F_CANON_OTHER)) === 0) {
+      if (title !== '') {
+        this.notePartner(partners, this.titles.aloneWith(title));
+        this.titles.join(id, title, this.flags.length);
+      }
+      if (desc !== '') {
+        this.notePartner(partners, this.descriptions.aloneWith(desc));
+        this.descriptions.join(id, desc, this.flags.length);
+      }
+    }
     this.settle(id, before);
+    for (const [other, otherBefore] of partners) if (other !== id) this.settle(other, otherBefore);
     const target = this.redirects.get(id);
     if (wasRedirect || target !== undefined) this.redirectVersion++;
     // A reached URL that redirects leads the visitor on: its target is reached too.
@@ -331,9 +459,24 @@ export class AuditEngine {
       return [...(bit === U.REDIRECT_CHAIN ? c.chain : c.loop)].sort((a, b) => a - b);
     }
     if (this.urlCounts[URL_INDEX.get(d.code)!] === 0) return [];
+    if ((bit & GROUPED) !== 0) return (bit === U.DUPLICATE_TITLE ? this.titles : this.descriptions).members();
     const out: number[] = [];
     for (let id = 0; id < this.size; id++) if ((this.maskOf(id) & bit) !== 0) out.push(id);
     return out;
+  }
+
+  /** The URL's indexability from the audit's facts, equal to indexabilityOf(state, result, key) (indexability.ts); undefined while it has no result. */
+  indexability(id: number): IndexabilityVerdict | undefined {
+    if (!(id >= 0 && id < this.size)) return undefined;
+    return verdictOf(this.flags[id]!);
+  }
+
+  /** On-page facts of a fetched 2xx HTML page (any indexability); undefined for any other URL. 'missing' = none, or only empty ones. */
+  pageFacts(id: number): { metaDescription: boolean; h1: boolean } | undefined {
+    if (!(id >= 0 && id < this.size)) return undefined;
+    const p = this.page[id]!;
+    if ((p & P_PAGE) === 0) return undefined;
+    return { metaDescription: (p & P_DESC) !== 0, h1: (p & P_H1) !== 0 };
   }
 
   /** Whether URL `id` is affected by finding `code` (false for sitemap findings and unknown ids). */
@@ -381,7 +524,9 @@ export class AuditEngine {
 
   /** Bytes held by the per-URL typed columns (strings and maps not included). */
   allocatedBytes(): number {
-    return this.flags.byteLength + this.first.byteLength + this.second.bytes();
+    return (
+      this.flags.byteLength + this.first.byteLength + this.second.bytes() + this.page.byteLength + this.titles.ref.byteLength + this.descriptions.ref.byteLength
+    );
   }
 
   // ---------------------------------------------------------------- URL facts
@@ -390,7 +535,7 @@ export class AuditEngine {
   private maskOf(id: number): number {
     const f = this.flags[id]!;
     const c = (f & CAT_BITS) >>> CAT_SHIFT;
-    let m = 0;
+    let m = this.pageMask(id, f, c);
     if ((f & F_LISTED) === 0) {
       if (this.pages && c === C_2XX && (f & (F_HTML | F_NOINDEX | F_CANON_OTHER)) === F_HTML) m |= U.INDEXABLE_NOT_IN_SITEMAP;
       return m;
@@ -431,6 +576,32 @@ export class AuditEngine {
     if (f & F_FUTURE) m |= U.SITEMAP_FUTURE_LASTMOD;
     if (f & F_HREF_NONRECIP) m |= U.HREFLANG_NOT_RECIPROCAL;
     if (f & F_HREF_BAD_CODE) m |= U.HREFLANG_INVALID_CODE;
+    return m;
+  }
+
+  /** Remembers another page's findings before a group change touches it (the first snapshot counts). */
+  private notePartner(partners: Map<number, number>, other: number): void {
+    if (other >= 0 && !partners.has(other)) partners.set(other, this.maskOf(other));
+  }
+
+  /** The page findings of one URL (links to it, its on-page fields). */
+  private pageMask(id: number, f: number, c: number): number {
+    const p = this.page[id]!;
+    let m = 0;
+    if (this.links && (p & P_LINKED) !== 0) {
+      if (c === C_4XX || c === C_5XX || c === C_TIMEOUT || c === C_ERROR) m |= U.BROKEN_INTERNAL_LINK;
+      else if (c === C_REDIRECT) m |= U.LINK_TO_REDIRECT;
+      else if (c === C_2XX && ((f & F_NOINDEX) !== 0 || (f & (F_HTML | F_CANON_OTHER)) === (F_HTML | F_CANON_OTHER))) m |= U.LINKED_NON_INDEXABLE;
+    }
+    // Indexable: a fetched 2xx HTML page, neither noindex nor canonicalised (indexabilityOf).
+    if (this.pages && (p & P_PAGE) !== 0 && (f & (F_NOINDEX | F_CANON_OTHER)) === 0) {
+      if ((p & P_TITLE) === 0) m |= U.MISSING_TITLE;
+      else if (this.titles.shared(id)) m |= U.DUPLICATE_TITLE;
+      if ((p & P_DESC) === 0) m |= U.MISSING_META_DESCRIPTION;
+      else if (this.descriptions.shared(id)) m |= U.DUPLICATE_META_DESCRIPTION;
+      if ((p & P_H1) === 0) m |= U.MISSING_H1;
+      if ((p & P_MULTI_H1) !== 0) m |= U.MULTIPLE_H1;
+    }
     return m;
   }
 
@@ -500,6 +671,11 @@ export class AuditEngine {
     }
     // Only an <a>/<area> of another page (the crawler reports no link to itself), the start URL, or a
     // redirect from a reached URL reaches a URL; canonical, hreflang and other references do not.
+    if (source === 'link' && (this.page[id]! & P_LINKED) === 0) {
+      const before = this.maskOf(id);
+      this.page[id] |= P_LINKED;
+      this.settle(id, before);
+    }
     if (source === 'link' || source === 'start') return this.reach(id);
     if (source === 'redirect') {
       if (from !== undefined && (this.flagsOf(this.idOfUrl(from)) & F_REACHED) !== 0) this.reach(id);
@@ -765,6 +941,7 @@ export class AuditEngine {
     if (need > this.flags.length) {
       this.flags = ensureCapacity(this.flags, need);
       this.first = ensureCapacity(this.first, need);
+      this.page = ensureCapacity(this.page, need);
       this.second.grow(need);
     }
     this.size = need;
@@ -870,6 +1047,33 @@ export class AuditEngine {
           : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
     return { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
   }
+}
+
+const VERDICT_OF_CLASS: (IndexabilityVerdict | undefined)[] = [
+  undefined,
+  undefined, // C_2XX: from the page's facts
+  { indexability: 'non-indexable', reason: 'redirect' },
+  { indexability: 'non-indexable', reason: 'client-error' },
+  { indexability: 'non-indexable', reason: 'server-error' },
+  { indexability: 'non-indexable', reason: 'fetch-error' },
+  { indexability: 'non-indexable', reason: 'fetch-error' },
+  { indexability: 'non-indexable', reason: 'fetch-error' },
+  { indexability: 'non-indexable', reason: 'blocked-by-robots' },
+];
+const V_INDEXABLE: IndexabilityVerdict = { indexability: 'indexable' };
+const V_NOINDEX: IndexabilityVerdict = { indexability: 'non-indexable', reason: 'noindex' };
+const V_NOT_HTML: IndexabilityVerdict = { indexability: 'non-indexable', reason: 'not-html' };
+const V_CANONICALISED: IndexabilityVerdict = { indexability: 'non-indexable', reason: 'canonicalised' };
+for (const v of [...VERDICT_OF_CLASS, V_INDEXABLE, V_NOINDEX, V_NOT_HTML, V_CANONICALISED]) if (v) Object.freeze(v);
+
+/** indexabilityOf's verdict, from a URL's flags (result class, noindex, HTML, canonical): the same precedence. */
+function verdictOf(f: number): IndexabilityVerdict | undefined {
+  const c = (f & CAT_BITS) >>> CAT_SHIFT;
+  if (c !== C_2XX) return VERDICT_OF_CLASS[c];
+  if ((f & F_NOINDEX) !== 0) return V_NOINDEX;
+  if ((f & F_HTML) === 0) return V_NOT_HTML;
+  if ((f & F_CANON_OTHER) !== 0) return V_CANONICALISED;
+  return V_INDEXABLE;
 }
 
 function statusClass(status: number | undefined): number {

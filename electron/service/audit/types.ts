@@ -30,6 +30,16 @@ export const URL_FINDING_CODES = [
   'HREFLANG_INVALID_CODE',
   'REDIRECT_CHAIN',
   'REDIRECT_LOOP',
+  // Page findings (issue 22): bits 21–29 of the 32-bit mask.
+  'BROKEN_INTERNAL_LINK',
+  'LINK_TO_REDIRECT',
+  'LINKED_NON_INDEXABLE',
+  'MISSING_TITLE',
+  'DUPLICATE_TITLE',
+  'MISSING_META_DESCRIPTION',
+  'DUPLICATE_META_DESCRIPTION',
+  'MISSING_H1',
+  'MULTIPLE_H1',
 ] as const;
 
 /** Findings about sitemap documents; their members are sitemap URLs. Order = bit position in a node's mask. */
@@ -44,6 +54,9 @@ export const SITEMAP_FINDING_CODES = [
 ] as const;
 
 export type UrlFindingCode = (typeof URL_FINDING_CODES)[number];
+
+/** The page findings (issue 22): about links between crawled pages and their on-page fields. */
+export const PAGE_FINDING_CODES: readonly UrlFindingCode[] = URL_FINDING_CODES.slice(URL_FINDING_CODES.indexOf('BROKEN_INTERNAL_LINK'));
 export type SitemapFindingCode = (typeof SITEMAP_FINDING_CODES)[number];
 export type FindingCode = UrlFindingCode | SitemapFindingCode;
 
