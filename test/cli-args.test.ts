@@ -96,6 +96,11 @@ test("export --links: every link, or one URL's by id or URL, in or out", () => {
   });
 });
 
+const filterOf = (argv: string[]) => {
+  const cmd = parseCli(argv);
+  return cmd.kind === 'export' ? cmd.filter : assert.fail(cmd.kind);
+};
+
 test("export takes the URL table's filters", () => {
   const base = { kind: 'export', id: 'abc', out: 'f.csv', stateDir: undefined };
   assert.deepEqual(parseCli(['export', 'abc', '--out', 'f.csv', '--status', '404, 410']), { ...base, filter: { statuses: [404, 410] } });
