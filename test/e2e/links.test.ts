@@ -216,6 +216,28 @@ test(
     assert.ok(targets.includes(SPECIAL.notFoundFooter) && targets.includes(SPECIAL.brokenProduct), `the planted broken targets: ${targets.join(' ')}`);
     assert.equal(await page.getAttribute('[data-code=BROKEN_INTERNAL_LINK]', 'data-count'), String(targets.length));
     await shot('links-issues');
+    // The page findings sit with the sitemap ones: each a row with a severity, a count and what to do.
+    const pageCodes = [
+      'BROKEN_INTERNAL_LINK',
+      'LINK_TO_REDIRECT',
+      'LINKED_NON_INDEXABLE',
+      'MISSING_TITLE',
+      'DUPLICATE_TITLE',
+      'MISSING_META_DESCRIPTION',
+      'DUPLICATE_META_DESCRIPTION',
+      'MISSING_H1',
+      'MULTIPLE_H1',
+    ];
+    for (const code of pageCodes) {
+      const row = page.locator(`.issue-group .issue-row[data-code=${code}]`);
+      assert.equal(await row.count(), 1, `${code} is listed`);
+      assert.ok((await row.locator('.issue-expl').first().innerText()).length > 20, `${code} says what to do`);
+    }
+    // The planted page without an H1 is one of MISSING_H1's URLs (the row counts it).
+    const missingH1 = Object.values(site.expected.fields).filter((f) => f.h1Count !== undefined && (f.h1Count === 0 || f.h1 === '')).length;
+    assert.equal(await page.getAttribute('.issue-row[data-code=MISSING_H1]', 'data-count'), String(missingH1));
+    await page.locator('.issue-row[data-code=MISSING_H1]').scrollIntoViewIfNeeded();
+    await shot('links-issues-page-findings');
     const exported = await download(() => page.click('[data-testid=export-BROKEN_INTERNAL_LINK]'));
     const day = localDate(new Date());
     assert.match(exported.name, new RegExp(`^Hearth-links-BROKEN_INTERNAL_LINK-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
