@@ -29,6 +29,8 @@ interface Store {
   selectNode(id: string, node: SitemapNode | null): void;
   setFilter(id: string, update: (f: { search: string }) => { search: string }): void;
   selectUrl(id: string, urlId: number | null): void;
+  openLinkedUrl(id: string, urlId: number): void;
+  backUrl(id: string): void;
   loadFindings(id: string): Promise<void>;
 }
 const STORE = '../../renderer/src/store/app-store.js';
@@ -175,4 +177,24 @@ test('deleting a crawl removes everything the window kept of it, and nothing of 
     [KEPT],
   );
   assert.equal(useApp.getState().selectedId, KEPT, 'the selection moved to the remaining crawl');
+});
+
+test("the detail pane's Back walks back along the links followed; a table selection starts afresh", () => {
+  const id = 'c-trail';
+  const state = () => (useApp.getState() as unknown as { byCrawl: Record<string, { selectedUrl: number | null; detailTrail?: number[] }> }).byCrawl[id]!;
+  store.selectUrl(id, 179);
+  store.openLinkedUrl(id, 0); // an inlink of #179
+  store.openLinkedUrl(id, 12); // an outlink of #0
+  store.openLinkedUrl(id, 12); // the same URL again: no new step
+  assert.equal(state().selectedUrl, 12);
+  assert.deepEqual(state().detailTrail, [179, 0]);
+  store.backUrl(id);
+  assert.equal(state().selectedUrl, 0);
+  store.backUrl(id);
+  assert.equal(state().selectedUrl, 179);
+  store.backUrl(id);
+  assert.equal(state().selectedUrl, 179, 'nothing further back');
+  store.openLinkedUrl(id, 5);
+  store.selectUrl(id, 30);
+  assert.deepEqual(state().detailTrail, [], 'picking a row of the table forgets the trail');
 });
