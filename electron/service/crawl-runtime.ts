@@ -200,6 +200,7 @@ export class CrawlRuntime {
       finding: (code) => this.findingFilter(code),
       // The page filters and sorts read these columns, not the journal (url-views.ts).
       links: this.data.links,
+      verdicts: this.data.audit,
       running: () => this.isRunning(),
       now: opts.now,
     });

@@ -41,6 +41,7 @@ import { Rows } from './data/rows.js';
 import { resolveSettings } from './catalog/settings.js';
 import type { CrawlService, CrawlServiceEvents, LinksExport, NewCrawl } from './types.js';
 import type { PageLinkRow } from '../../shared/model.js';
+import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import type { ViewFilter } from './data/url-views.js';
 
 export interface CrawlServiceOptions {
@@ -403,8 +404,12 @@ class Service implements LocalCrawlService {
 
   async exportCsv(id: string, out: Writable, filter?: Omit<UrlQuery, 'offset' | 'limit'>): Promise<{ rows: number }> {
     const rt = await this.runtime(id);
-    // A file filtered by a finding holds all of its URLs: wait for a reopened crawl's audit.
-    if (filter?.finding !== undefined) await rt.auditReady();
+    // A file filtered by a finding (or by the audit's verdicts: indexability, meta description, H1)
+    // holds all of its URLs: wait for a reopened crawl's audit.
+    const f = filter ?? {};
+    const verdicts = f.indexability !== undefined || f.indexabilityReasons !== undefined || f.metaDescription !== undefined || f.h1 !== undefined;
+    const sortedByVerdict = f.sort?.key === 'indexability' || f.sort?.key === 'indexabilityReason';
+    if (f.finding !== undefined || verdicts || sortedByVerdict) await rt.auditReady();
     const ids = rt.views.all((filter ?? {}) as ViewFilter);
     // Own readers with big windows: entries and results each stream through the journal in order.
     const entryReader = new RecordReader(rt.journalPath, 1 << 20);
@@ -471,9 +476,31 @@ class Service implements LocalCrawlService {
   }
 
   async getPageStats(id: string): Promise<PageStats> {
-    await this.runtime(id);
-    // Unfinished: the counts come from the audit's per-URL indexability verdicts, which are not there yet.
-    throw new ServiceError('NOT_AVAILABLE', 'Page statistics are not available yet in this build: the audit does not give per-URL indexability.');
+    const rt = await this.runtime(id);
+    // Counted from the audit's verdicts: a reopened crawl's are complete once its audit is rebuilt.
+    await rt.auditReady();
+    const { audit, links, store } = rt.data;
+    const reasons = new Map(IndexabilityReasonSchema.options.map((r) => [r, 0] as [string, number]));
+    const depths: number[] = [];
+    let indexable = 0;
+    let noClickDepth = 0;
+    for (let i = 0; i < store.count; i++) {
+      const v = audit.indexability(i);
+      if (v?.indexability === 'indexable') indexable++;
+      else if (v?.reason !== undefined) reasons.set(v.reason, reasons.get(v.reason)! + 1);
+      const d = links.clickDepth(i);
+      if (d === undefined) noClickDepth++;
+      else {
+        while (depths.length <= d) depths.push(0);
+        depths[d]!++;
+      }
+    }
+    return {
+      indexable,
+      nonIndexable: IndexabilityReasonSchema.options.map((reason) => ({ reason, count: reasons.get(reason)! })),
+      clickDepth: depths,
+      noClickDepth,
+    };
   }
 
   /** NOT_FOUND unless the crawl holds URL #urlId (as getUrl says). */
