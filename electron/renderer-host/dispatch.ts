@@ -19,6 +19,7 @@ import {
 } from '../../shared/contract.js';
 import type { UrlQuery } from '../../shared/model.js';
 import type { CrawlService, LinksExport } from '../service/types.js';
+import { ServiceError } from '../service/errors.js';
 
 /** Arguments as the handler sees them: parsed and validated. */
 export type ParsedArgs<M extends MethodName> = z.output<(typeof methods)[M]['args']>;
@@ -66,9 +67,15 @@ export function createHandlers(service: CrawlService, exporters: Exporters): Han
     },
     getLinks: ({ id, urlId, direction, offset, limit }) => service.getLinks(id, urlId, direction, offset, limit),
     exportLinks: ({ id, urlId, direction }) => {
-      // An unknown crawl or URL fails before any dialog opens or file is made.
+      // An unknown crawl or URL, or a direction without its URL, fails before any dialog opens or file is made.
       if (urlId !== undefined) service.getUrl(id, urlId);
       else service.get(id);
+      if (urlId === undefined && direction !== undefined) {
+        throw new ServiceError(
+          'BAD_QUERY',
+          `A links export with direction "${direction}" needs the URL (urlId) whose links to export; without both, every link is exported.`,
+        );
+      }
       const opts: LinksExport = {};
       if (urlId !== undefined) opts.urlId = urlId;
       if (direction !== undefined) opts.direction = direction;

@@ -295,6 +295,10 @@ for (const [label, make] of transports) {
       ]) {
         await assert.rejects(call(), (e: unknown) => e instanceof ApiError && e.code === 'NOT_FOUND');
       }
+      await assert.rejects(
+        t.api.exportLinks({ id: crawl.id, direction: 'out' }),
+        (e: unknown) => e instanceof ApiError && e.code === 'BAD_QUERY' && /urlId/.test(e.message),
+      );
       for (const [method, args] of [
         ['getLinks', { id: crawl.id, urlId: 0, direction: 'sideways', offset: 0, limit: 10 }],
         ['getLinks', { id: crawl.id, urlId: 0, direction: 'in', offset: 0, limit: MAX_PAGE + 1 }],
