@@ -29,7 +29,7 @@ import { fetchRobotsTxt, robotsFromCheckpoint } from '../robots/robots-fetch.js'
 import { extractPageInfo, parseRobotsDirectives } from '../links/links.js';
 import { decodeBody } from '../http/charset.js';
 import { originOf, robotsUrlFor, toUniqueKey, hostOf, resolveUrl } from '../frontier/url.js';
-import { inScope } from '../frontier/scope.js';
+import { inScope, scopeTest } from '../frontier/scope.js';
 import { classifyBody, readBody } from '../http/response-kind.js';
 import { UrlFilter } from '../frontier/url-filter.js';
 
@@ -91,6 +91,9 @@ export class Crawler {
   private readonly nodeMap = new Map<string, SitemapNode>();
   /** Requests already reported, so a late error cannot report one twice. */
   private readonly finished = new WeakSet<Request>();
+  /** The uniqueKeys of the page being handled's links (null: unparsable), as admission found them; for onPageLinks. */
+  private readonly pageKeys = new Map<string, string | null>();
+  private scopeTestFn: ((url: string) => boolean) | undefined;
   private readonly robotsProblems = new Map<string, { code: string; message: string }[]>();
   /** Sitemap problems logged because their node did not store them: per node id, and in all. */
   private readonly problemsLogged = new Map<string, number>();
@@ -436,13 +439,18 @@ export class Crawler {
     if (!this.filter.matches(init.url)) return 'skip';
     let state: 'queued' | 'listed' = 'queued';
     if (!s.fetchPages) state = 'listed';
-    else if (init.source !== 'start' && !inScope(init.url, s.startUrl || this.scopeAnchor(), s.scope)) state = 'listed';
+    else if (init.source !== 'start' && !this.inScope(init.url)) state = 'listed';
     else if (s.maxDepth !== null && init.depth > s.maxDepth) state = 'listed';
     return state;
   }
 
   private scopeAnchor(): string {
     return this.settings.startUrl || this.settings.sitemapUrls[0] || '';
+  }
+
+  /** Whether a URL is in the crawl's scope (scope.ts's inScope, its start host worked out once). */
+  private inScope(url: string): boolean {
+    return (this.scopeTestFn ??= scopeTest(this.settings.startUrl || this.scopeAnchor(), this.settings.scope))(url);
   }
 
   private admit(init: RequestInit): void {
@@ -591,23 +599,26 @@ export class Crawler {
 
   /** The page's `<a>`/`<area>` links as onPageLinks reports them. */
   private recordedLinks(page: PageInfo, pageNofollow: boolean): RecordedLink[] {
-    const s = this.settings;
-    const anchor = s.startUrl || this.scopeAnchor();
+    const keys = this.pageKeys;
     const out: RecordedLink[] = [];
     for (const a of page.anchors) {
+      // The admission just worked the key out for most of them.
+      const key = keys.get(a.url);
       out.push({
         url: a.url,
-        uniqueKey: tryKey(a.url),
+        uniqueKey: key !== undefined ? key : tryKey(a.url),
         anchor: a.anchor ?? '',
         nofollow: a.nofollow || pageNofollow,
-        external: !inScope(a.url, anchor, s.scope),
+        external: !this.inScope(a.url),
       });
     }
+    keys.clear();
     return out;
   }
 
   /** Admits what a followed page links to and refers to. */
   private admitLinks(req: Request, page: PageInfo): void {
+    this.pageKeys.clear();
     const depth = req.depth + 1;
     const hreflangTargets = new Set(page.hreflang.map((a) => a.href));
     for (const link of page.links) {
@@ -624,6 +635,7 @@ export class Crawler {
   /** Admits what a page refers to; a reference to the page itself is no discovery (nor an inlink). */
   private admitFromPage(page: Request, url: string, source: RequestSource, depth: number): void {
     const key = tryKey(url);
+    this.pageKeys.set(url, key);
     if (key === page.uniqueKey) return;
     this.admit(key === null ? { url, source, depth, discoveredFrom: page.url } : { url, uniqueKey: key, source, depth, discoveredFrom: page.url });
   }

@@ -26,15 +26,23 @@ export function registrableDomain(host: string): string {
  * A URL that is not http(s) is never in scope. Throws INVALID_URL when startUrl is invalid.
  */
 export function inScope(url: string, startUrl: string, mode: ScopeMode): boolean {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return false;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-  if (mode === 'any') return true;
-  const startHost = hostOf(startUrl);
-  if (mode === 'host') return u.hostname === startHost;
-  return registrableDomain(u.hostname) === registrableDomain(startHost);
+  return scopeTest(startUrl, mode)(url);
+}
+
+/** inScope for one start URL and mode, with the start's host worked out once (a page asks for each of its links). */
+export function scopeTest(startUrl: string, mode: ScopeMode): (url: string) => boolean {
+  const startHost = mode === 'any' ? '' : hostOf(startUrl);
+  const startDomain = mode === 'domain' ? registrableDomain(startHost) : '';
+  return (url) => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return false;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+    if (mode === 'any') return true;
+    if (mode === 'host') return u.hostname === startHost;
+    return registrableDomain(u.hostname) === startDomain;
+  };
 }
