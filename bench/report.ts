@@ -1,5 +1,5 @@
 /**
- * The benchmark's figures, their targets (issue 6, for 1M URLs on a 2-core machine), and how they
+ * The benchmark's figures, their targets (issue 6's for 1M URLs on a 2-core machine; the page crawl's 1,500 pages/s is issue 22's), and how they
  * are printed: a table for people and one JSON line for scripts.
  */
 
@@ -31,7 +31,7 @@ export const TARGETS: Record<FigureKey, Target> = {
   journalBytesPerUrl: { label: 'journal bytes on disk per URL', unit: 'B', kind: 'max', value: 200, digits: 0 },
   reopenMs: { label: 'reopen the paused crawl until it can fetch', unit: 'ms', kind: 'max', value: 3000, digits: 0 },
   eventLoopP99Ms: { label: 'p99 event-loop delay during ingest', unit: 'ms', kind: 'max', value: 50, digits: 1 },
-  pageCrawlPagesPerSec: { label: 'page crawl of the linked pages', unit: 'pages/s', kind: 'min', value: 1_000, digits: 0 },
+  pageCrawlPagesPerSec: { label: 'page crawl of the linked pages', unit: 'pages/s', kind: 'min', value: 1_500, digits: 0 },
   csvRowsPerSec: { label: 'CSV export of every row', unit: 'rows/s', kind: 'min', value: 200_000, digits: 0 },
 };
 

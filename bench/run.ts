@@ -19,6 +19,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { CrawlSettings } from '../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../electron/service/index.js';
+import { JOURNAL_FILE } from '../electron/service/catalog/catalog.js';
+import { REC_LINKS } from '../electron/service/journal/format.js';
 import { parseBenchArgs, type BenchArgs } from './args.js';
 import { FIGURE_KEYS, passes, table, type FigureKey } from './report.js';
 import type { ReopenConfig, ReopenMessage } from './reopen.js';
@@ -283,6 +285,26 @@ interface PageCrawlResult {
   fetched: number;
   ms: number;
   status: string;
+  /** Peak RSS sampled during the crawl, and the heap once it finished. */
+  peakRssMB: number;
+  heapUsedMB: number;
+  /** Links of the pages as the journal holds them (LINKS records). */
+  links: number;
+  linkBytes: number;
+}
+
+/** The LINKS records of a journal: how many links they hold and their bytes on disk. */
+function linkRecords(journal: string): { links: number; bytes: number } {
+  let links = 0;
+  let bytes = 0;
+  const prefix = '[' + REC_LINKS + ',';
+  for (const line of fs.readFileSync(journal, 'utf8').split('\n')) {
+    if (!line.startsWith(prefix)) continue;
+    bytes += Buffer.byteLength(line) + 1;
+    const rec = JSON.parse(line) as unknown[];
+    links += Array.isArray(rec[2]) ? rec[2].length : 0;
+  }
+  return { links, bytes };
 }
 
 /** Phase 5: crawl the linked pages from `/` (their site announces no sitemap). */
@@ -294,14 +316,19 @@ async function pageCrawl(args: BenchArgs, stateDir: string, origin: string): Pro
   });
   const finished = waitFor(service, crawl.id);
   const stopProfile = await startProfile(args.profile, 'page-crawl');
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   const t0 = performance.now();
   await service.start(crawl.id);
   const status = await finished;
   const ms = performance.now() - t0;
+  clearInterval(sampler);
   await stopProfile();
   const fetched = service.get(crawl.id).counters.fetched;
+  const heapUsedMB = process.memoryUsage().heapUsed / MB;
   await service.close();
-  return { fetched, ms, status };
+  const { links, bytes } = linkRecords(path.join(crawlDir(stateDir), JOURNAL_FILE));
+  return { fetched, ms, status, peakRssMB: peakRss / MB, heapUsedMB, links, linkBytes: bytes };
 }
 
 /** Runs one phase after saying so. */
@@ -397,7 +424,7 @@ async function main(): Promise<void> {
     };
     if (!args.jsonOnly) {
       console.log('');
-      console.log(`Spinneret benchmark at ${args.urls.toLocaleString('en-US')} URLs (targets are issue 6's, for 1M URLs)`);
+      console.log(`Spinneret benchmark at ${args.urls.toLocaleString('en-US')} URLs (targets: issues 6 and 22, for 1M URLs)`);
       console.log(table(figures));
       console.log('');
     }
@@ -446,7 +473,18 @@ async function main(): Promise<void> {
                 csvMs: round(re.csvMs),
               }
             : {}),
-          ...(pages ? { pagesFetched: pages.fetched, pagesServed: counts.pageHits, pageCrawlMs: round(pages.ms), pageCrawlStatus: pages.status } : {}),
+          ...(pages
+            ? {
+                pagesFetched: pages.fetched,
+                pagesServed: counts.pageHits,
+                pageCrawlMs: round(pages.ms),
+                pageCrawlStatus: pages.status,
+                pageCrawlPeakRssMB: round(pages.peakRssMB),
+                pageCrawlHeapUsedMB: round(pages.heapUsedMB),
+                linksRecorded: pages.links,
+                linkJournalBytesPerLink: round(pages.links ? pages.linkBytes / pages.links : NaN),
+              }
+            : {}),
         },
       }),
     );
