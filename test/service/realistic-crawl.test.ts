@@ -91,8 +91,11 @@ const FIELDS = [
   'lastModified',
   'etag',
 ] as const satisfies readonly (keyof UrlRow)[];
-/** The CSV columns appended for them, in order, and response_time_ms among them. */
-const CSV_FIELDS = CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability'));
+/** The CSV columns appended for them, in order, and response_time_ms among them (the link columns after them: LINK_FIELDS). */
+const CSV_FIELDS = CSV_COLUMNS.slice(CSV_COLUMNS.indexOf('indexability'), CSV_COLUMNS.indexOf('etag') + 1);
+/** The link columns of issue 22 (another part of the work builds them; asserted once rows carry them). */
+const LINK_FIELDS = ['inlinks', 'uniqueInlinks', 'outlinksInternal', 'outlinksExternal', 'clickDepth'] as const satisfies readonly (keyof UrlRow)[];
+const linksOf = (r: Partial<UrlRow>) => JSON.stringify(LINK_FIELDS.map((k) => r[k] ?? null));
 
 const fieldsOf = (r: Partial<UrlRow>) => JSON.stringify([...FIELDS.map((k) => r[k] ?? null), r.responseTimeMs !== undefined]);
 const csvFieldsOf = (cells: Record<string, string>) => JSON.stringify(CSV_FIELDS.map((c) => (c === 'response_time_ms' ? /^\d+$/.test(cells[c]!) : cells[c])));
@@ -249,6 +252,15 @@ describe('a crawl of the realistic site, never interrupted', () => {
   test('each URL: its indexability, meta description, H1, lang, word count, size, Last-Modified and ETag', () => {
     const want = new Map(Object.entries(site.expected.fields).map(([p, f]) => [p, fieldsOf(expectedRow(f))]));
     sameByKey(plain.fields, want, 'page data');
+  });
+
+  test('each URL: inlinks, unique inlinks, outlinks and click depth (only once a row carries inlinks; skipped before the link columns exist)', (t) => {
+    if (![...plain.rows.values()].some((r) => r.inlinks !== undefined)) {
+      t.skip('no row carries inlinks yet: the link columns are not built');
+      return;
+    }
+    const want = new Map(Object.entries(site.expected.fields).map(([p, f]) => [p, linksOf(f as Partial<UrlRow>)]));
+    sameByKey(new Map([...plain.rows].map(([p, r]) => [p, linksOf(r)])), want, 'links');
   });
 
   test('the oddly written pages: missing, empty, repeated, cut and character-referenced fields', () => {
