@@ -10,6 +10,8 @@ import { indexabilityOf } from '../../electron/service/audit/indexability.js';
 import { PAGE_FINDING_CODES, URL_FINDING_CODES } from '../../electron/service/audit/types.js';
 import type { ResultFacts } from '../../electron/engine/index.js';
 import type { RequestSource, UrlResult } from '../../shared/model.js';
+import { Crawler } from '../../electron/engine/crawler/crawler.js';
+import { startRealSite, type RealFindingCode } from '../fixtures/real-site/site.js';
 
 const O = 'https://site.test';
 const u = (p: string) => O + p;
@@ -274,4 +276,97 @@ test('indexability(id) equals indexabilityOf for every kind of result; pageFacts
   e.result(ok, 'done', { status: 410 });
   assert.deepEqual(e.indexability(ok), { indexability: 'non-indexable', reason: 'client-error' });
   assert.equal(e.pageFacts(ok), undefined);
+});
+
+test('on a crawl of the realistic site: indexability(id) = indexabilityOf on every URL (every reason appears), pageFacts and the page findings as expected', async () => {
+  // The slow post answers after 1.5 s, over the 400 ms timeout: a fetch error; the feed is the non-HTML 200.
+  const site = await startRealSite({ feed: true, slowMs: 1500 });
+  try {
+    const engine = new AuditEngine({ crawlUrl: site.url('/'), pagesCrawled: true });
+    const urls: string[] = [];
+    const keys: string[] = [];
+    const latest: Array<{ state: 'done' | 'error' | 'blocked'; r: UrlResult; facts?: ResultFacts }> = [];
+    const crawler = new Crawler({
+      settings: {
+        startUrl: site.url('/'),
+        sitemapUrls: [],
+        useSitemaps: true,
+        fetchPages: true,
+        followLinks: true,
+        respectRobots: true,
+        scope: 'host',
+        include: [],
+        exclude: [],
+        maxDepth: null,
+        maxUrls: null,
+        concurrency: 6,
+        perHostConcurrency: 6,
+        delayMs: 0,
+        userAgent: 'SpinneretAuditTest/1.0',
+        timeoutMs: 400,
+        idleTimeoutMs: 30_000,
+        sitemapTimeoutMs: 600_000,
+        connectTimeoutMs: 2000,
+        retries: 0,
+        maxBodyBytes: 4 * 1024 * 1024,
+      },
+      keepSitemap: (url) => url.startsWith(site.origin),
+      hooks: {
+        onAdmitted(req) {
+          urls[req.id] = req.url;
+          keys[req.id] = req.uniqueKey;
+          engine.admitted(req.id, req.url, req.source, req.sitemapEntry, req.discoveredFrom, req.uniqueKey);
+        },
+        onDuplicate(id, d, init) {
+          engine.discovered(id, d, init.sitemapEntry);
+        },
+        onResult(req, state, r, facts) {
+          latest[req.id] = { state, r, facts };
+          engine.result(req.id, state, r, facts);
+        },
+        onNode(node) {
+          engine.node(node);
+        },
+      },
+    });
+    assert.equal(await crawler.run(), 'finished');
+    const reasons = new Set<string>();
+    const path = (u: string) => (u.startsWith(site.origin + '/') ? u.slice(site.origin.length) : u);
+    for (let id = 0; id < urls.length; id++) {
+      const l = latest[id];
+      if (!l) {
+        assert.equal(engine.indexability(id), undefined, urls[id]);
+        continue;
+      }
+      const v = indexabilityOf(l.state, l.r, keys[id]!);
+      assert.deepEqual(engine.indexability(id), v, urls[id]);
+      reasons.add(v.reason ?? 'indexable');
+      const f = site.expected.fields[path(urls[id]!)];
+      const page = l.state === 'done' && v.reason !== 'not-html' && l.r.status! >= 200 && l.r.status! < 300;
+      if (page && f) assert.deepEqual(engine.pageFacts(id), { metaDescription: !!f.metaDescription, h1: !!f.h1 }, urls[id]);
+      else assert.equal(engine.pageFacts(id), undefined, urls[id]);
+    }
+    assert.deepEqual([...reasons].sort(), [
+      'blocked-by-robots',
+      'canonicalised',
+      'client-error',
+      'fetch-error',
+      'indexable',
+      'noindex',
+      'not-html',
+      'redirect',
+      'server-error',
+    ]);
+    // The page findings but for the slow post (a fetch error here, which no page links to twice over: it is a broken link now).
+    const slow = site.expected.slowPath;
+    for (const code of PAGE_FINDING_CODES) {
+      const got = (engine.urlsOf(code) as number[]).map((id) => path(urls[id]!)).sort();
+      const want = site.expected.findings[code as RealFindingCode].filter((p) => p !== slow);
+      if (code === 'BROKEN_INTERNAL_LINK') want.push(slow);
+      assert.deepEqual(got, want.sort(), code);
+      assert.equal(engine.finding(code).count, got.length, code);
+    }
+  } finally {
+    await site.close();
+  }
 });
