@@ -511,6 +511,8 @@ export const AuditFindingSchema = strictObject({
    * crawl is ready): `count` is what it has found so far. Absent when the audit is complete.
    */
   computing: boolean().optional(),
+  /** Duplicate findings (DUPLICATE_TITLE, DUPLICATE_META_DESCRIPTION): how many groups of pages share one text; `count` is pages. */
+  groups: nonNeg().optional(),
 });
 
 /** A page of the items a finding affects: URLs (URL findings) or sitemap URLs (sitemap findings). */

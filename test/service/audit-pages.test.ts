@@ -199,17 +199,20 @@ test('duplicate groups: urlsOf lists each group together, ids ascending, groups 
   // Groups: X = p0, p2, p3 (first id p0); Y = p1, p4.
   assert.deepEqual(e.urlsOf('DUPLICATE_TITLE'), [id('/p0'), id('/p2'), id('/p3'), id('/p1'), id('/p4')]);
   assert.equal(e.finding('DUPLICATE_TITLE').count, 5);
+  assert.equal(e.finding('DUPLICATE_TITLE').groups, 2);
   // p1 changes its title (latest wins): Y leaves p4 alone; p1 joins X.
   page('/p1', 'X');
   assert.deepEqual(e.urlsOf('DUPLICATE_TITLE'), [id('/p0'), id('/p1'), id('/p2'), id('/p3')]);
   assert.equal(e.has('DUPLICATE_TITLE', id('/p4')), false);
   assert.equal(e.finding('DUPLICATE_TITLE').count, 4);
+  assert.equal(e.finding('DUPLICATE_TITLE').groups, 1);
   // p0 and p2 become noindex (not judged), p3 loses its title: p1 is alone.
   e.result(id('/p0'), 'done', { ...html, title: 'X', metaRobots: 'noindex' }, full);
   e.result(id('/p2'), 'done', { ...html, title: 'X', canonical: u('/p1') }, full);
   page('/p3', '');
   assert.deepEqual(e.urlsOf('DUPLICATE_TITLE'), []);
   assert.equal(e.finding('DUPLICATE_TITLE').count, 0);
+  assert.equal(e.finding('DUPLICATE_TITLE').groups, 0);
   assert.deepEqual(e.urlsOf('MISSING_TITLE'), [id('/p3')]);
   // The same result again leaves counts alone; a page re-joining its own text is counted once.
   page('/p4', 'X');
@@ -366,6 +369,9 @@ test('on a crawl of the realistic site: indexability(id) = indexabilityOf on eve
       assert.deepEqual(got, want.sort(), code);
       assert.equal(engine.finding(code).count, got.length, code);
     }
+    // Six listings whose second page repeats the first's title; their descriptions too, and /de/shop/ shares /shop/'s.
+    assert.equal(engine.finding('DUPLICATE_TITLE').groups, 6);
+    assert.equal(engine.finding('DUPLICATE_META_DESCRIPTION').groups, 7);
   } finally {
     await site.close();
   }

@@ -1045,7 +1045,10 @@ export class AuditEngine {
         : d.subject === 'url'
           ? this.urlCounts[URL_INDEX.get(d.code)!]!
           : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
-    return { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
+    const f: Finding = { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
+    if (d.code === 'DUPLICATE_TITLE' || d.code === 'DUPLICATE_META_DESCRIPTION')
+      f.groups = measured ? (d.code === 'DUPLICATE_TITLE' ? this.titles : this.descriptions).groupCount() : 0;
+    return f;
   }
 }
 
