@@ -4,11 +4,13 @@
  * on replay after a resume alike, in any order of results and discoveries. Each event updates only
  * the URL or sitemap it is about (and, for hreflang, the URLs naming it); nothing is rescanned.
  *
- * Per URL it keeps 8 bytes in typed columns (flags with the result class and out-of-scope count
- * packed in, two 16-bit sitemap slots, widened only past 65,535 sitemaps) and no
+ * Per URL it keeps 17 bytes in typed columns (flags with the result class and out-of-scope count
+ * packed in, two 16-bit sitemap slots, widened only past 65,535 sitemaps; a byte of page flags and
+ * two 32-bit duplicate-group references for the page findings) and no
  * index of its own: URLs are found by uniqueKey through the crawl's frontier (`keys`). Strings only
  * for redirect targets, URLs in three or more sitemaps, hreflang edges and out-of-scope entries of
- * sitemaps still being read. Definitions: README.md.
+ * sitemaps still being read, and the titles and meta descriptions of indexable pages (once per
+ * distinct text). Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { EngineError, SparseColumn, column, ensureCapacity, inSitemapScope, tryUniqueKey, widened, type ResultFacts } from '../../engine/index.js';
