@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { createCrawlService } from '../../electron/service/index.js';
+import { FINDING_DEFINITIONS } from '../../electron/service/audit/definitions.js';
 import { expectedAudit, expectedUrlBadges, startAuditSite, type AuditSite, type ExpectedFinding } from '../fixtures/audit-site.js';
 import { parseCsv } from '../service/helpers.js';
 import { buildRenderer, launchBrowser, openPage, screenshot, skipReason, startServer, tempDir, waitFor, type ServerProcess } from './harness.js';
@@ -121,7 +122,11 @@ test('the detail pane lists the findings of a URL', { skip: skip ?? false }, asy
   await page.click('[data-testid=url-table] .url-cell');
   await page.waitForSelector('[data-testid=detail-findings] .detail-finding');
   const codes = await page.locator('[data-testid=detail-findings] .detail-finding').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')));
-  assert.deepEqual(codes, ['SITEMAP_URL_REDIRECT']);
+  // It is listed and linked, and redirects; the catalogue's order (critical first).
+  const moved = site.url('/moved.html');
+  const want = FINDING_DEFINITIONS.filter((d) => expected[d.code]?.urls.includes(moved)).map((d) => d.code);
+  assert.deepEqual(want, ['SITEMAP_URL_REDIRECT', 'LINK_TO_REDIRECT']);
+  assert.deepEqual(codes, want);
   assert.match(await page.innerText('[data-testid=detail-findings]'), /Sitemap URLs that redirect|SITEMAP_URL_REDIRECT/);
   await screenshot(page, 'issues-url-detail');
   await page.keyboard.press('Escape');

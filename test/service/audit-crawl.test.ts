@@ -89,7 +89,6 @@ async function auditCrawl(site: AuditSite, run: AuditRun): Promise<AuditedCrawl>
 function found(c: AuditedCrawl): Record<string, { measured: boolean; count: number; urls: string[] }> {
   const out: Record<string, { measured: boolean; count: number; urls: string[] }> = {};
   for (const f of c.engine.findings()) {
-    if (PAGE_CODES.has(f.code)) continue;
     const members = c.engine.urlsOf(f.code);
     const urls = f.subject === 'url' ? (members as number[]).map((id) => c.urls[id]!) : (members as string[]);
     out[f.code] = { measured: f.measured, count: f.count, urls: f.measured ? [...urls].sort() : [] };
@@ -138,13 +137,7 @@ describe('audit of a crawl of the audit site', () => {
     const moved = c.urls.indexOf(site.url('/moved.html'));
     assert.equal(c.engine.redirectTarget(moved), site.url('/ok-1.html'));
     // A node's badges: its listings' per-listing findings, and how many of its URLs have each finding of their own.
-    const badges = (path: string) =>
-      Object.fromEntries(
-        c.engine
-          .sitemapBadges(site.url(path))
-          .filter((b) => !PAGE_CODES.has(b.code))
-          .map((b) => [b.code, b.count]),
-      );
+    const badges = (path: string) => Object.fromEntries(c.engine.sitemapBadges(site.url(path)).map((b) => [b.code, b.count]));
     assert.deepEqual(badges('/sitemap-main.xml'), {
       SITEMAP_URL_OUT_OF_SCOPE: 1,
       SITEMAP_HOST_VARIANT: 1,
