@@ -1,5 +1,5 @@
 /**
- * Issues: the sitemap audit grouped by severity, each finding with its count and what to do about it.
+ * Issues: the audit (sitemap and page findings) grouped by severity, each finding with its count and what to do about it.
  * A URL finding opens the URL table filtered to it; a sitemap finding lists its sitemaps first.
  * Findings the crawl could not measure are shown apart, greyed, with the reason.
  */
@@ -45,7 +45,7 @@ export function IssuesView({ crawl }: { crawl: CrawlSummary }) {
   if (crawl.status === 'created') {
     return (
       <EmptyState title="No audit yet" icon="alert">
-        Start the crawl: the sitemap audit fills in as sitemaps and pages are read.
+        Start the crawl: the audit fills in as sitemaps and pages are read.
       </EmptyState>
     );
   }

@@ -125,7 +125,7 @@ function UrlFindings({ crawlId, codes }: { crawlId: string; codes: string[] }) {
   return (
     <Section title={`Issues (${codes.length})`} testId="detail-findings">
       {codes.length === 0 ? (
-        <div className="muted small">The sitemap audit found nothing wrong with this URL.</div>
+        <div className="muted small">The audit found nothing wrong with this URL.</div>
       ) : (
         <ul className="plain-list">
           {codes.map((code) => {
