@@ -41,7 +41,6 @@ type Audit = Record<string, { measured: boolean; count: number; urls: string[] }
 function auditOf(service: LocalCrawlService, id: string): Audit {
   const out: Audit = {};
   for (const f of service.getFindings(id)) {
-    if (PAGE_CODES.has(f.code)) continue;
     const urls: string[] = [];
     for (let offset = 0; ; offset += 1000) {
       const page = service.findingUrls(id, f.code, offset, 1000);
@@ -112,7 +111,7 @@ describe('the sitemap audit through CrawlService', () => {
       }
 
       // The URL table filtered by each URL finding holds exactly its URLs; a sitemap finding gives what those sitemaps listed.
-      for (const f of findings.filter((x) => x.subject === 'url' && !PAGE_CODES.has(x.code))) {
+      for (const f of findings.filter((x) => x.subject === 'url')) {
         assert.deepEqual(filteredUrls(service, id, f.code), audit[f.code]!.urls, `${f.code}: filtered table`);
       }
       assert.deepEqual(filteredUrls(service, id, 'SITEMAP_TOO_MANY_URLS'), [site.url('/many.html')]);
@@ -150,7 +149,7 @@ describe('the sitemap audit through CrawlService', () => {
       assert.equal(robots.findings, undefined, 'robots.txt carries no badge');
       const children = service.sitemapTree(id, robots.id);
       const main = children.find((n) => n.url === site.url('/sitemap-main.xml'))!;
-      assert.deepEqual(Object.fromEntries(main.findings!.filter((b) => !PAGE_CODES.has(b.code)).map((b) => [b.code, b.count])), {
+      assert.deepEqual(Object.fromEntries(main.findings!.map((b) => [b.code, b.count])), {
         SITEMAP_URL_OUT_OF_SCOPE: 1,
         SITEMAP_HOST_VARIANT: 1,
         SITEMAP_INVALID_LASTMOD: 1,
