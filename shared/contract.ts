@@ -364,8 +364,8 @@ export const UrlRowSchema = strictObject({
   lastModified: string().optional(),
   /** The ETag response header, as sent (a weak `W/` and the quotes kept). */
   etag: string().optional(),
-  // Links between crawled pages (issue 22). Present in crawls that fetch pages; a page's own links
-  // to itself are not counted.
+  // Links between crawled pages (issue 22). Present in crawls that fetch pages; a page's links to
+  // itself are no inlinks, but count among its internal outlinks.
   /** `<a href>`/`<area href>` links to this URL on crawled pages (every one, several from one page counted each). */
   inlinks: nonNeg().optional(),
   /** Distinct crawled pages with at least one such link to this URL. */
@@ -525,7 +525,7 @@ export const PageLinkRowSchema = strictObject({
   /** The linking page. */
   fromId: nonNeg(),
   fromUrl: string(),
-  /** The linked URL as resolved against the page, and its id when the crawl holds it. */
+  /** The linked URL, and its id when the crawl holds it (then as the crawl holds it: without a fragment). */
   toId: nonNeg().optional(),
   toUrl: string(),
   /** The anchor text, else the alt text of a linked image, else its aria-label ('' when none). */
