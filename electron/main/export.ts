@@ -64,7 +64,8 @@ async function saveWithDialog(
     await rename(part, path);
     return { rows, path };
   } catch (error) {
-    out.destroy();
+    // The file may still be opening: wait until the stream has closed it, or the rm runs first and the open makes it again.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()).destroy());
     await rm(part, { force: true });
     throw error;
   }
