@@ -1,5 +1,5 @@
 /** The "Columns" menu: a checkbox per column a table can show, and a way back to the defaults. */
-import { useEffect, useRef, useState } from 'react';
+import { usePopover } from '../hooks/usePopover.js';
 import { Icon } from './Icon.js';
 
 export function ColumnChooser({
@@ -16,19 +16,7 @@ export function ColumnChooser({
   /** False when every column is as it was at first (shown and width). */
   canReset: boolean;
 }) {
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', esc);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', esc);
-    };
-  }, [open]);
+  const { open, setOpen, ref } = usePopover();
   const visible = columns.filter((c) => c.required || shown.includes(c.key)).length;
   return (
     <div className="menu-anchor" ref={ref}>

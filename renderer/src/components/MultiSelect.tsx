@@ -1,5 +1,5 @@
 /** A compact dropdown of checkboxes for one filter dimension (state, source, status class). */
-import { useEffect, useRef, useState } from 'react';
+import { usePopover } from '../hooks/usePopover.js';
 import { Icon } from './Icon.js';
 
 export function MultiSelect<T extends string>({
@@ -15,19 +15,7 @@ export function MultiSelect<T extends string>({
   onChange(next: T[]): void;
   testId?: string;
 }) {
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', esc);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', esc);
-    };
-  }, [open]);
+  const { open, setOpen, ref } = usePopover();
   const summary =
     selected.length === 0
       ? 'All'

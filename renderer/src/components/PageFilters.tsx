@@ -4,7 +4,8 @@
  * the ranges on Apply or Enter, with an error that says which end is wrong. The chip row names what
  * is applied.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { usePopover } from '../hooks/usePopover.js';
 import type { Indexability, IndexabilityReason, Range } from '../../../shared/model.js';
 import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
 import { ALL_INDEXABILITY_REASONS, parseRange, type HasMissing, type UrlFilter } from '../logic/url-query.js';
@@ -24,19 +25,7 @@ export function pageFilterCount(f: UrlFilter): number {
 }
 
 export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(patch: PagePatch): void }) {
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', esc);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', esc);
-    };
-  }, [open]);
+  const { open, setOpen, ref } = usePopover();
   const n = pageFilterCount(filter);
   const idx: Indexability | 'any' = filter.indexabilityReasons.length ? 'non-indexable' : (filter.indexability ?? 'any');
   const setIdx = (v: Indexability | 'any') => onChange({ indexability: v === 'any' ? null : v, indexabilityReasons: [] });

@@ -1,5 +1,6 @@
 /** The status filter: classes (4xx) as checkboxes and exact statuses (404, 410) typed in, either matching. */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { usePopover } from '../hooks/usePopover.js';
 import type { StatusClass } from '../../../shared/model.js';
 import { STATUS_CLASS_LABEL } from '../logic/labels.js';
 import { ALL_STATUS_CLASSES, parseStatusCodes } from '../logic/url-query.js';
@@ -14,27 +15,15 @@ export function StatusFilter({
   codes: readonly number[];
   onChange(next: { statusClasses: StatusClass[]; statuses: number[] }): void;
 }) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = usePopover();
   const codesText = codes.join(', ');
   const [text, setText] = useState(codesText);
   const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLDivElement>(null);
   // The codes applied changed (a chip removed, Clear), or the menu closed: the field shows what is applied.
   useEffect(() => {
     setText(codesText);
     setError(null);
   }, [codesText, open]);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => ref.current && !ref.current.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', esc);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', esc);
-    };
-  }, [open]);
   const applyCodes = () => {
     const parsed = parseStatusCodes(text);
     if ('error' in parsed) return setError(parsed.error);
