@@ -221,6 +221,17 @@ export const SitemapNodeSchema = strictObject({
    * findings (count 1) and, per URL finding, how many of its listings have it.
    */
   findings: array(AuditBadgeSchema).optional(),
+  /**
+   * Recrawl: the sitemap answered 304 (or its index lastmod and validators said unchanged), so it was
+   * not read again; its entries were carried over from the base crawl.
+   */
+  carriedOver: boolean().optional(),
+  /**
+   * How far its lastmods can be trusted (set by the service, never journalled): of its URLs that have
+   * a lastmod and evidence to judge it by (a Last-Modified header; in a recrawl, the base crawl's
+   * lastmod and content), how many agree. Absent when none could be judged.
+   */
+  lastmodTrust: strictObject({ agree: nonNeg(), judged: nonNeg() }).optional(),
 });
 
 /** What is known about one fetched (or blocked, or failed) URL. */
@@ -243,10 +254,24 @@ export const UrlResultSchema = strictObject({
   fetchedAt: number().optional(),
   /** Milliseconds from request to end of body. */
   durationMs: number().optional(),
+  /**
+   * Recrawl (issue 23): this result is the base crawl's, kept because the server answered 304 Not
+   * Modified to a conditional request (notModified) or because a changed-only recrawl did not fetch
+   * the URL (its lastmod did not move and it did not fail last time).
+   */
+  carriedOver: boolean().optional(),
+  /** The server answered 304 Not Modified to the recrawl's If-None-Match / If-Modified-Since. */
+  notModified: boolean().optional(),
 });
 
 /** Everything that shapes one crawl. */
 export const CrawlSettingsSchema = strictObject({
+  /**
+   * 'spider': from the start URL, robots.txt and sitemaps, following links; 'list' (issue 23): the
+   * crawl fetches the URLs of a list given at creation (NewCrawl's list) and follows their links only
+   * when followLinks is on; robots.txt is still obeyed, its sitemaps are not read.
+   */
+  mode: zEnum(['spider', 'list']),
   /** The site's address; may be empty when sitemapUrls are given. */
   startUrl: string().max(8192),
   /** Sitemaps to start from directly; when non-empty, robots.txt discovery of sitemaps is skipped. */
@@ -296,6 +321,17 @@ export const CrawlCountersSchema = strictObject({
 
 // ---------------------------------------------------------------- service-level views
 
+/** A recrawl schedule: every day or week from nextAt, while the app (or browser mode) runs. */
+export const ScheduleSchema = strictObject({
+  every: zEnum(['daily', 'weekly']),
+  /** When the next recrawl starts (ms since the epoch); a time missed while the app was closed runs at start-up. */
+  nextAt: number(),
+  /** Recrawl in changed-only mode. */
+  changedOnly: boolean(),
+  /** The crawl the last scheduled recrawl made; the next one recrawls it in turn. */
+  lastRunId: string().optional(),
+});
+
 export const CrawlSummarySchema = strictObject({
   id: string(),
   name: string(),
@@ -313,6 +349,16 @@ export const CrawlSummarySchema = strictObject({
   error: CrawlErrorSchema.optional(),
   /** True when its folder is missing journals: shown, never crashed on. */
   damaged: boolean().optional(),
+  /** A recrawl (issue 23): the crawl it recrawls, whose validators, results and entries it reuses. */
+  baseId: string().optional(),
+  /** A recrawl that fetches only URLs that are new, whose lastmod moved, or that failed in the base crawl. */
+  changedOnly: boolean().optional(),
+  /** List mode: how many URLs the list held (after dropping blank lines, comments and repeats). */
+  listSize: nonNeg().optional(),
+  /** When the window recrawls this crawl on its own (while the app runs). */
+  schedule: ScheduleSchema.optional(),
+  /** Opened from a crawl file (import): when, and the file's name. */
+  imported: strictObject({ at: number(), file: string() }).optional(),
 });
 
 /** One row of the URL table (and of the CSV). */
@@ -379,6 +425,8 @@ export const UrlRowSchema = strictObject({
    * when no chain of links from the start URL reaches the URL (found only in sitemaps, or no start URL).
    */
   clickDepth: nonNeg().optional(),
+  /** Recrawl: the result was kept from the base crawl (304, or not fetched by a changed-only recrawl). */
+  carriedOver: boolean().optional(),
 });
 
 /** One URL of a redirect chain as the crawl recorded it (each hop is a URL of its own). */
@@ -456,6 +504,8 @@ export const UrlQuerySchema = strictObject({
   metaDescription: HasMissingSchema.optional(),
   /** Fetched 2xx HTML pages with ('has') or without ('missing': none, or only empty ones) an H1. */
   h1: HasMissingSchema.optional(),
+  /** Recrawl: only URLs whose result was (true) or was not (false) carried over from the base crawl. */
+  carriedOver: boolean().optional(),
 });
 
 /** A CSV filter: a query without paging. */
@@ -557,6 +607,146 @@ export const PageStatsSchema = strictObject({
   noClickDepth: nonNeg(),
 });
 
+// ---------------------------------------------------------------- comparing two crawls (issue 23)
+
+/** What a per-URL comparison looks at; `content` is the page's main text (compared by its SHA-256). */
+export const CompareFieldSchema = zEnum([
+  'state',
+  'status',
+  'redirectTo',
+  'indexability',
+  'canonical',
+  'title',
+  'metaRobots',
+  'metaDescription',
+  'h1',
+  'lastmod',
+  'inSitemaps',
+  'hreflang',
+  'content',
+]);
+/** A URL only the new crawl holds (added), only the old one (removed), or both with a field that differs. */
+export const CompareChangeSchema = zEnum(['added', 'removed', 'changed']);
+
+/** One URL as one of the two crawls saw it. */
+export const CompareSideSchema = strictObject({
+  id: nonNeg(),
+  state: UrlStateSchema,
+  source: RequestSourceSchema,
+  status: int().optional(),
+  redirectTo: string().optional(),
+  indexability: IndexabilitySchema.optional(),
+  canonical: string().optional(),
+  title: string().optional(),
+  /** The meta robots and X-Robots-Tag directives, as the page and its headers gave them. */
+  metaRobots: string().optional(),
+  metaDescription: string().optional(),
+  h1: string().optional(),
+  lastmod: string().optional(),
+  /** The Last-Modified response header. */
+  lastModified: string().optional(),
+  /** Sitemaps listing it (URLs), sorted. */
+  inSitemaps: array(string()),
+  /** hreflang alternates: the page's own and its sitemap entry's, sorted by language then URL. */
+  hreflang: array(HreflangAlternateSchema),
+  /** Whether its result was carried over from a base crawl (recrawl). */
+  carriedOver: boolean().optional(),
+});
+
+/** One changed URL: what changed, before and after. */
+export const CompareRowSchema = strictObject({
+  url: string(),
+  change: CompareChangeSchema,
+  /** The fields that differ (changed rows); empty for added and removed rows. */
+  fields: array(CompareFieldSchema),
+  before: CompareSideSchema.optional(),
+  after: CompareSideSchema.optional(),
+});
+
+export const CompareQuerySchema = strictObject({
+  offset: nonNeg(),
+  limit: number().int().min(0).max(MAX_PAGE),
+  change: CompareChangeSchema.optional(),
+  /** Only changed rows where this field differs. */
+  field: CompareFieldSchema.optional(),
+  /** Only rows whose URL came from one of these sources (the new crawl's source, else the old one's). */
+  sources: array(RequestSourceSchema).optional(),
+  /** Only URLs this sitemap (its URL) gained (added to it) or lost (removed from it). */
+  sitemap: string().max(8192).optional(),
+  /** Only URLs that entered or left this audit finding. */
+  finding: strictObject({ code: FindingCode, moved: zEnum(['entered', 'left']) }).optional(),
+  /** Case-insensitive substring of the URL. */
+  search: string().max(2048).optional(),
+});
+/** A compare CSV's filter: a query without paging. */
+export const CompareFilterSchema = CompareQuerySchema.omit({ offset: true, limit: true });
+export const ComparePageSchema = strictObject({ total: nonNeg(), rows: array(CompareRowSchema) });
+
+/** One sitemap as one crawl saw it. */
+export const CompareSitemapSideSchema = strictObject({
+  type: SitemapTypeSchema,
+  state: SitemapNodeStateSchema,
+  httpStatus: int().optional(),
+  urlCount: nonNeg(),
+  bytes: nonNeg(),
+  /** Problems found on it (every code counted). */
+  problems: nonNeg(),
+  lastmodTrust: strictObject({ agree: nonNeg(), judged: nonNeg() }).optional(),
+});
+
+/** One sitemap across the two crawls. */
+export const CompareSitemapSchema = strictObject({
+  url: string(),
+  change: zEnum(['added', 'removed', 'changed', 'unchanged']),
+  before: CompareSitemapSideSchema.optional(),
+  after: CompareSitemapSideSchema.optional(),
+  /** URLs it lists now and did not before, and the other way round. */
+  urlsAdded: nonNeg(),
+  urlsRemoved: nonNeg(),
+});
+
+/** One audit finding across the two crawls. */
+export const CompareFindingSchema = strictObject({
+  code: string(),
+  severity: AuditSeveritySchema,
+  title: string(),
+  subject: zEnum(['url', 'sitemap']),
+  before: nonNeg(),
+  after: nonNeg(),
+  /** Items (URLs or sitemaps) affected now and not before, and the other way round. */
+  entered: nonNeg(),
+  left: nonNeg(),
+  /** False when either crawl could not measure it. */
+  measured: boolean(),
+});
+
+/** The comparison of two crawls of one site. */
+export const CompareSummarySchema = strictObject({
+  oldId: string(),
+  newId: string(),
+  oldName: string(),
+  newName: string(),
+  computedAt: number(),
+  urls: strictObject({
+    before: nonNeg(),
+    after: nonNeg(),
+    added: nonNeg(),
+    removed: nonNeg(),
+    changed: nonNeg(),
+    unchanged: nonNeg(),
+  }),
+  /** Added and removed URLs per source (the source each crawl found it by first). */
+  bySource: array(strictObject({ source: RequestSourceSchema, before: nonNeg(), after: nonNeg(), added: nonNeg(), removed: nonNeg() })),
+  /** Per field, how many URLs held by both crawls differ in it. */
+  fields: array(strictObject({ field: CompareFieldSchema, changed: nonNeg() })),
+  sitemapCounts: strictObject({ added: nonNeg(), removed: nonNeg(), changed: nonNeg(), unchanged: nonNeg() }),
+  /** Every sitemap of either crawl that is not unchanged, then unchanged ones, at most 5,000 in all. */
+  sitemaps: array(CompareSitemapSchema),
+  findings: array(CompareFindingSchema),
+  /** Codes of the measured findings whose count rose (what a scheduled recrawl alerts on). */
+  worse: array(string()),
+});
+
 // ---------------------------------------------------------------- methods
 
 const Id = string().min(1).max(200);
@@ -573,6 +763,21 @@ export const ExportResultSchema = strictObject({
 });
 export type ExportResult = output<typeof ExportResultSchema>;
 
+/**
+ * What `importCrawl` answers: in Electron the crawl opened from the file the analyst picked (or
+ * canceled); in browser mode a one-time upload URL the page POSTs the file's bytes to, whose answer
+ * is `{ ok: true, value: CrawlSummary }` or `{ ok: false, error }`, the contract's envelope.
+ */
+export const ImportResultSchema = strictObject({
+  crawl: CrawlSummarySchema.optional(),
+  canceled: boolean().optional(),
+  uploadUrl: string().optional(),
+});
+export type ImportResult = output<typeof ImportResultSchema>;
+
+/** A list of URLs for a list-mode crawl, as pasted or read from a file: one a line, or a CSV's first column. */
+export const UrlListTextSchema = string().max(8 * 1024 * 1024);
+
 /** The method table: name → argument schema and result schema. */
 export const methods = {
   listCrawls: { args: NoArgs, result: array(CrawlSummarySchema) },
@@ -581,6 +786,8 @@ export const methods = {
     args: strictObject({
       name: string().max(200).optional(),
       settings: CrawlSettingsSchema.partial().extend({ startUrl: string().max(8192) }),
+      /** List mode (settings.mode 'list'): the URLs to fetch. */
+      list: UrlListTextSchema.optional(),
     }),
     result: CrawlSummarySchema,
   },
@@ -623,6 +830,24 @@ export const methods = {
   },
   /** Indexability and click-depth figures for the Overview. */
   getPageStats: { args: ById, result: PageStatsSchema },
+  // Issue 23: recrawl, compare, schedule, crawl files.
+  /** Crawl again: a new crawl of the same settings that reuses what crawl `id` learned; started at once. */
+  recrawl: { args: strictObject({ id: Id, changedOnly: boolean().optional() }), result: CrawlSummarySchema },
+  /** Compares two crawls (old first); computed once, then kept beside the new crawl. */
+  compareCrawls: { args: strictObject({ oldId: Id, newId: Id }), result: CompareSummarySchema },
+  /** A page of a comparison's changed URLs, in the new crawl's id order, then removed ones in the old one's. */
+  getCompareRows: { args: strictObject({ oldId: Id, newId: Id, query: CompareQuerySchema }), result: ComparePageSchema },
+  /** The comparison's changed URLs to CSV: one row per URL with before/after columns. */
+  exportCompare: { args: strictObject({ oldId: Id, newId: Id, filter: CompareFilterSchema.optional() }), result: ExportResultSchema },
+  /** Schedules recrawls of crawl `id` (null: none). */
+  setSchedule: {
+    args: strictObject({ id: Id, every: zEnum(['daily', 'weekly']).nullable(), changedOnly: boolean().optional() }),
+    result: CrawlSummarySchema,
+  },
+  /** Saves everything crawl `id` holds as one file (Electron: a save dialog; browser mode: a download). */
+  exportCrawlFile: { args: ById, result: ExportResultSchema },
+  /** Opens a crawl file as a new crawl (Electron: an open dialog; browser mode: an upload URL). */
+  importCrawl: { args: NoArgs, result: ImportResultSchema },
   getDefaults: { args: NoArgs, result: CrawlSettingsSchema },
   setDefaults: { args: strictObject({ patch: CrawlSettingsSchema.partial() }), result: CrawlSettingsSchema },
 } as const;
@@ -649,6 +874,8 @@ export const events = {
   crawlFailed: CrawlSummarySchema,
   /** Something went wrong outside any one crawl. */
   warning: CrawlLogEntrySchema,
+  /** A recrawl finished and its comparison with its base is ready; `worse`: findings whose count rose. */
+  recrawlFinished: strictObject({ crawl: CrawlSummarySchema, baseId: string(), scheduled: boolean(), worse: array(string()) }),
   /** Electron only: a menu item the page should act on. */
   menuCommand: MenuCommandSchema,
 } as const;

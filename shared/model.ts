@@ -47,6 +47,7 @@ export const DEFAULT_USER_AGENT = 'Spinneret/0.1 (+https://github.com/spinneret)
 
 /** Built-in defaults for new crawls; the analyst's saved defaults override them. */
 export const DEFAULT_SETTINGS: Readonly<CrawlSettings> = Object.freeze({
+  mode: 'spider',
   startUrl: '',
   sitemapUrls: [],
   useSitemaps: true,
@@ -133,3 +134,22 @@ export type LinkDirection = output<typeof S.LinkDirectionSchema>;
 /** Indexability and click-depth figures of a crawl. */
 export type PageStats = output<typeof S.PageStatsSchema>;
 export type Range = output<typeof S.RangeSchema>;
+
+// ---------------------------------------------------------------- issue 23: compare, recrawl, list mode
+
+/** A recrawl schedule of a crawl. */
+export type Schedule = output<typeof S.ScheduleSchema>;
+export type CompareField = output<typeof S.CompareFieldSchema>;
+export type CompareChange = output<typeof S.CompareChangeSchema>;
+/** One URL as one of two compared crawls saw it. */
+export type CompareSide = output<typeof S.CompareSideSchema>;
+/** One changed URL of a comparison. */
+export type CompareRow = output<typeof S.CompareRowSchema>;
+export type CompareQuery = output<typeof S.CompareQuerySchema>;
+export type CompareFilter = output<typeof S.CompareFilterSchema>;
+export type ComparePage = output<typeof S.ComparePageSchema>;
+export type CompareSitemapSide = output<typeof S.CompareSitemapSideSchema>;
+export type CompareSitemap = output<typeof S.CompareSitemapSchema>;
+export type CompareFinding = output<typeof S.CompareFindingSchema>;
+/** The comparison of two crawls of one site. */
+export type CompareSummary = output<typeof S.CompareSummarySchema>;

@@ -4,6 +4,7 @@
  * doubles and a real service.
  */
 import type { CrawlService } from '../service/types.js';
+import { ServiceError } from '../service/errors.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
 import { isAppUrl } from './app-url.js';
 import { exportCsvWithDialog, exportLinksWithDialog, type SaveDialog } from './export.js';
@@ -27,6 +28,9 @@ export function wireMain(options: MainWiring): { dispatch: Dispatch; dispose: ()
     createHandlers(service, {
       urls: (id, filter) => exportCsvWithDialog(service, options.showSaveDialog, options.documentsDir, id, filter),
       links: (id, opts) => exportLinksWithDialog(service, options.showSaveDialog, options.documentsDir, id, opts),
+      compare: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Exporting a comparison is not built yet.')),
+      crawlFile: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Saving a crawl file is not built yet.')),
+      importCrawl: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Opening a crawl file is not built yet.')),
     }),
     { checkResults: options.checkResults },
   );

@@ -17,7 +17,8 @@ import {
   type MethodResult,
   type Result,
 } from '../../shared/contract.js';
-import type { UrlQuery } from '../../shared/model.js';
+import type { CompareFilter, UrlQuery } from '../../shared/model.js';
+import type { ImportResult } from '../../shared/contract.js';
 import type { CrawlService, LinksExport } from '../service/types.js';
 import { ServiceError } from '../service/errors.js';
 
@@ -34,10 +35,20 @@ export type CsvExporter = (id: string, filter: Omit<UrlQuery, 'offset' | 'limit'
 /** The same for a links export. */
 export type LinksExporter = (id: string, opts: LinksExport) => Promise<ExportResult>;
 
-/** How the transport carries each export: the URL table's, and the links'. */
+/** The same for a comparison's CSV. */
+export type CompareExporter = (oldId: string, newId: string, filter: CompareFilter | undefined) => Promise<ExportResult>;
+/** Saving a crawl file: Electron asks for a path, browser mode offers a download. */
+export type CrawlFileExporter = (id: string) => Promise<ExportResult>;
+/** Opening a crawl file: Electron shows an open dialog, browser mode hands out an upload URL. */
+export type CrawlFileImporter = () => Promise<ImportResult>;
+
+/** How the transport carries each export: the URL table's, the links', a comparison's, crawl files. */
 export interface Exporters {
   urls: CsvExporter;
   links: LinksExporter;
+  compare: CompareExporter;
+  crawlFile: CrawlFileExporter;
+  importCrawl: CrawlFileImporter;
 }
 
 /** The contract's methods, carried out by a CrawlService. */
@@ -45,7 +56,7 @@ export function createHandlers(service: CrawlService, exporters: Exporters): Han
   return {
     listCrawls: () => service.list(),
     getCrawl: ({ id }) => service.get(id),
-    createCrawl: ({ name, settings }) => service.create({ name, settings }),
+    createCrawl: ({ name, settings, list }) => service.create({ name, settings, ...(list === undefined ? {} : { list }) }),
     renameCrawl: ({ id, name }) => service.rename(id, name),
     startCrawl: ({ id }) => service.start(id),
     pauseCrawl: ({ id }) => service.pause(id),
@@ -82,6 +93,20 @@ export function createHandlers(service: CrawlService, exporters: Exporters): Han
       return exporters.links(id, opts);
     },
     getPageStats: ({ id }) => service.getPageStats(id),
+    recrawl: ({ id, changedOnly }) => service.recrawl(id, changedOnly === undefined ? {} : { changedOnly }),
+    compareCrawls: ({ oldId, newId }) => service.compare(oldId, newId),
+    getCompareRows: ({ oldId, newId, query }) => service.compareRows(oldId, newId, query),
+    exportCompare: ({ oldId, newId, filter }) => {
+      service.get(oldId); // unknown crawls: fail before any dialog opens or file is made
+      service.get(newId);
+      return exporters.compare(oldId, newId, filter);
+    },
+    setSchedule: ({ id, every, changedOnly }) => service.setSchedule(id, every, changedOnly),
+    exportCrawlFile: ({ id }) => {
+      service.get(id);
+      return exporters.crawlFile(id);
+    },
+    importCrawl: () => exporters.importCrawl(),
     getDefaults: () => service.getDefaults(),
     setDefaults: ({ patch }) => service.setDefaults(patch),
   };
@@ -148,6 +173,7 @@ export function forwardServiceEvents(service: CrawlService, emit: <E extends Eve
     service.on('finished', (s) => emit('crawlFinished', s)),
     service.on('failed', (s) => emit('crawlFailed', s)),
     service.on('warning', (w) => emit('warning', w)),
+    service.on('recrawlFinished', (e) => emit('recrawlFinished', e)),
   ];
   return () => {
     for (const off of offs) off();

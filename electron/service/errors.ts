@@ -14,6 +14,9 @@ export type ServiceErrorCode =
   | 'CATALOG_UNREADABLE' // the catalog file can neither be read nor moved aside
   | 'CRAWL_LOCKED' // another process has the crawl open for writing (run/resume)
   | 'SETTINGS_LOST' // the crawl's settings are gone (no catalog entry, no meta.json): it cannot run
+  | 'BAD_LIST' // a list-mode crawl's URL list holds no URL, or a line that is none (the message names it)
+  | 'BAD_CRAWL_FILE' // a crawl file is damaged, truncated or not one (nothing is imported)
+  | 'NOT_IMPLEMENTED' // work in progress (issue 23): never in a release
   | 'CLOSED'; // the service was closed
 
 export class ServiceError extends Error implements CrawlError {

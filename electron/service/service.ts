@@ -39,7 +39,9 @@ import { RecordReader } from './journal/reader.js';
 import { describeLoss, isDamaged as journalDamaged } from './journal/salvage.js';
 import { Rows } from './data/rows.js';
 import { resolveSettings } from './catalog/settings.js';
-import type { CrawlService, CrawlServiceEvents, LinksExport, NewCrawl } from './types.js';
+import type { CrawlService, CrawlServiceEvents, LinksExport, NewCrawl, RecrawlOptions } from './types.js';
+import type { Readable } from 'node:stream';
+import type { CompareFilter, ComparePage, CompareQuery, CompareSummary } from '../../shared/model.js';
 import type { PageLinkRow } from '../../shared/model.js';
 import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import type { ViewFilter } from './data/url-views.js';
@@ -501,6 +503,46 @@ class Service implements LocalCrawlService {
       clickDepth: depths,
       noClickDepth,
     };
+  }
+
+  // ------------------------------------------------------------------ issue 23
+  // Each method below belongs to one piece of the work: recrawl (recrawl/), compare and schedule
+  // (compare/, schedule), crawl files (crawl-file). Keep the bodies here thin.
+
+  async recrawl(id: string, opts: RecrawlOptions = {}): Promise<CrawlSummary> {
+    void opts;
+    throw new ServiceError('NOT_IMPLEMENTED', `Recrawl of ${id} is not built yet.`);
+  }
+
+  async compare(oldId: string, newId: string): Promise<CompareSummary> {
+    throw new ServiceError('NOT_IMPLEMENTED', `Comparing ${oldId} with ${newId} is not built yet.`);
+  }
+
+  async compareRows(oldId: string, newId: string, query: CompareQuery): Promise<ComparePage> {
+    void query;
+    throw new ServiceError('NOT_IMPLEMENTED', `Comparing ${oldId} with ${newId} is not built yet.`);
+  }
+
+  async exportCompare(oldId: string, newId: string, out: Writable, filter?: CompareFilter): Promise<{ rows: number }> {
+    void out;
+    void filter;
+    throw new ServiceError('NOT_IMPLEMENTED', `Comparing ${oldId} with ${newId} is not built yet.`);
+  }
+
+  setSchedule(id: string, every: 'daily' | 'weekly' | null, changedOnly?: boolean): CrawlSummary {
+    void every;
+    void changedOnly;
+    throw new ServiceError('NOT_IMPLEMENTED', `Scheduling ${id} is not built yet.`);
+  }
+
+  async exportCrawlFile(id: string, out: Writable): Promise<{ bytes: number }> {
+    void out;
+    throw new ServiceError('NOT_IMPLEMENTED', `Saving ${id} as a file is not built yet.`);
+  }
+
+  async importCrawlFile(input: Readable, fileName: string): Promise<CrawlSummary> {
+    void input;
+    throw new ServiceError('NOT_IMPLEMENTED', `Opening ${fileName} is not built yet.`);
   }
 
   /** NOT_FOUND unless the crawl holds URL #urlId (as getUrl says). */

@@ -1,9 +1,13 @@
 /**
  * CrawlService: the one owner of crawls, used alike by the CLI, Electron main and browser mode.
  */
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type {
   AuditFinding,
+  CompareFilter,
+  ComparePage,
+  CompareQuery,
+  CompareSummary,
   CrawlLogEntry,
   CrawlSettings,
   CrawlSummary,
@@ -22,6 +26,20 @@ export interface NewCrawl {
   name?: string;
   /** Settings not given come from the saved defaults. */
   settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>;
+  /**
+   * List mode (settings.mode 'list'): the URLs, one a line or a CSV's first column (text as pasted,
+   * or `{ path }` of a file the CLI reads). Stored in the crawl's folder; BAD_LIST when it holds no
+   * http(s) URL or a line that is none (the message names the line).
+   */
+  list?: string | { path: string };
+}
+
+/** How a recrawl reuses its base. */
+export interface RecrawlOptions {
+  /** Fetch only URLs that are new, whose lastmod moved, or that failed in the base crawl. */
+  changedOnly?: boolean;
+  /** Set by the scheduler: the recrawlFinished event says it was scheduled. */
+  scheduled?: boolean;
 }
 
 /** Which links a links export holds: one URL's (in or out), or, without urlId, all of the crawl's. */
@@ -36,6 +54,8 @@ export interface CrawlServiceEvents {
   failed: (summary: CrawlSummary) => void;
   /** Something went wrong outside any one crawl (catalog rebuilt, …). */
   warning: (entry: CrawlLogEntry) => void;
+  /** A recrawl finished and its comparison with its base is ready. */
+  recrawlFinished: (e: { crawl: CrawlSummary; baseId: string; scheduled: boolean; worse: string[] }) => void;
 }
 
 export interface CrawlService {
@@ -87,6 +107,28 @@ export interface CrawlService {
    * facts as the table's columns; waits for a reopened crawl's audit, as a finding's export does.
    */
   getPageStats(id: string): Promise<PageStats>;
+  // Issue 23 ------------------------------------------------------------------------------------
+  /**
+   * Crawl again: creates and starts a crawl of `id`'s settings that sends conditional requests from
+   * its validators, carries 304s (and, changed-only, what it does not fetch) over, and, once it
+   * finishes, has its comparison with `id` ready (recrawlFinished). NOT_READY while `id` runs.
+   */
+  recrawl(id: string, opts?: RecrawlOptions): Promise<CrawlSummary>;
+  /** Compares two crawls (streamed, bounded memory); kept beside the new crawl once computed. */
+  compare(oldId: string, newId: string): Promise<CompareSummary>;
+  /** A page of a comparison's changed URLs (computing the comparison first if needed). */
+  compareRows(oldId: string, newId: string, query: CompareQuery): Promise<ComparePage>;
+  /** Streams a comparison's changed URLs as CSV: one row per URL, before/after columns. */
+  exportCompare(oldId: string, newId: string, out: Writable, filter?: CompareFilter): Promise<{ rows: number }>;
+  /** Schedules recrawls of `id` every day or week (null: none); runs while the service does. */
+  setSchedule(id: string, every: 'daily' | 'weekly' | null, changedOnly?: boolean): CrawlSummary;
+  /** Writes everything crawl `id` holds as one crawl file. NOT_READY while it runs. */
+  exportCrawlFile(id: string, out: Writable): Promise<{ bytes: number }>;
+  /**
+   * Opens a crawl file as a new crawl (a new id, status as saved but never running). A damaged or
+   * foreign file is refused (BAD_CRAWL_FILE) and leaves nothing behind.
+   */
+  importCrawlFile(input: Readable, fileName: string): Promise<CrawlSummary>;
   getDefaults(): CrawlSettings;
   setDefaults(patch: Partial<CrawlSettings>): CrawlSettings;
   on<E extends keyof CrawlServiceEvents>(event: E, listener: CrawlServiceEvents[E]): () => void;

@@ -4,6 +4,7 @@
  * and CSV downloads; Host and Origin are checked so another site (DNS rebinding) cannot drive it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ServiceError } from '../service/errors.js';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -62,6 +63,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const handlers = createHandlers(options.service, {
     urls: (id, filter) => offer(exportFileName(options.service.get(id).name, filter, new Date(), taken), (out) => options.service.exportCsv(id, out, filter)),
     links: (id, opts) => offer(linksFileName(options.service.get(id).name, opts, new Date(), taken), (out) => options.service.exportLinks(id, out, opts)),
+    compare: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Exporting a comparison is not built yet.')),
+    crawlFile: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Saving a crawl file is not built yet.')),
+    importCrawl: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Opening a crawl file is not built yet.')),
   });
   const dispatch = createDispatcher(handlers, { checkResults: options.checkResults });
 

@@ -153,6 +153,16 @@ export function createFakeService(pages = 3): CrawlService & { closed: boolean }
       const n = (rows.get(must(id).id) ?? []).length;
       return { indexable: n, nonIndexable: [], clickDepth: n ? [1, n - 1] : [], noClickDepth: 0 };
     },
+    // Issue 23's methods: the contract tests call them through the real service; here they say so.
+    recrawl: (id) => Promise.reject(new CodedError('NOT_IMPLEMENTED', `The fake service does not recrawl ${must(id).id}.`)),
+    compare: (oldId) => Promise.reject(new CodedError('NOT_IMPLEMENTED', `The fake service does not compare ${must(oldId).id}.`)),
+    compareRows: (oldId) => Promise.reject(new CodedError('NOT_IMPLEMENTED', `The fake service does not compare ${must(oldId).id}.`)),
+    exportCompare: (oldId) => Promise.reject(new CodedError('NOT_IMPLEMENTED', `The fake service does not compare ${must(oldId).id}.`)),
+    setSchedule(id) {
+      throw new CodedError('NOT_IMPLEMENTED', `The fake service does not schedule ${must(id).id}.`);
+    },
+    exportCrawlFile: (id) => Promise.reject(new CodedError('NOT_IMPLEMENTED', `The fake service does not save ${must(id).id}.`)),
+    importCrawlFile: (_input, fileName) => Promise.reject(new CodedError('NOT_IMPLEMENTED', `The fake service does not open ${fileName}.`)),
     getDefaults: () => ({ ...defaults }),
     setDefaults(patch) {
       defaults = { ...defaults, ...patch };

@@ -16,6 +16,7 @@ const PAGE_CODES = new Set<string>(PAGE_FINDING_CODES);
 
 function settings(startUrl: string, run: AuditRun): CrawlSettings {
   return {
+    mode: 'spider',
     startUrl,
     sitemapUrls: [],
     useSitemaps: true,

@@ -291,6 +291,7 @@ test('on a crawl of the realistic site: indexability(id) = indexabilityOf on eve
     const latest: Array<{ state: 'done' | 'error' | 'blocked'; r: UrlResult; facts?: ResultFacts }> = [];
     const crawler = new Crawler({
       settings: {
+        mode: 'spider',
         startUrl: site.url('/'),
         sitemapUrls: [],
         useSitemaps: true,

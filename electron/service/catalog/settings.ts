@@ -32,6 +32,7 @@ const count = (min: number, max: number) => z.number().int().min(min).max(max);
  * does not compile.
  */
 const settingsRules = {
+  mode: z.enum(['spider', 'list']),
   startUrl: z.union([z.literal(''), httpUrl('for example https://www.example.com/')]),
   sitemapUrls: z.array(httpUrl('a sitemap address')).max(1000),
   useSitemaps: z.boolean(),

@@ -218,6 +218,7 @@ export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTime
   const start = f.startUrl.trim();
   const startCheck = start ? checkHttpUrl(start) : undefined;
   return {
+    mode: 'spider',
     useSitemaps: f.useSitemaps,
     startUrl: startCheck?.url ?? start,
     sitemapUrls: checkSitemapList(f.sitemapUrls).urls,
