@@ -216,6 +216,9 @@ export const SitemapNodeSchema = strictObject({
   finalUrl: string().optional(),
   /** Each redirect hop followed before finalUrl (sitemaps and robots.txt are followed), in order. */
   redirectChain: array(RedirectHopSchema).optional(),
+  /** The sitemap's ETag and Last-Modified response headers, as sent (a recrawl's validators). */
+  etag: string().optional(),
+  lastModified: string().optional(),
   /**
    * Audit badges, set by the service on the nodes it answers (never journalled): the sitemap's own
    * findings (count 1) and, per URL finding, how many of its listings have it.
