@@ -148,6 +148,8 @@ export interface FetchOptions {
    * tell a cut body from a whole one.
    */
   readPrefix?: boolean;
+  /** Recrawl: a conditional request (If-None-Match / If-Modified-Since); a 304 is then the answer. */
+  conditional?: Validators;
 }
 
 /**
@@ -313,6 +315,13 @@ export interface PageInfo {
    * countWords (links.ts). Inline tags (`b`, `span`, `a`, …) do not split a word; other tags do.
    */
   wordCount: number;
+  /**
+   * SHA-256 (base64url, 43 characters) of the main text: the visible text outside `<head>` and the
+   * page chrome (nav, header, footer, aside), svg and the unshown elements above (script, style,
+   * template, noscript, …), whitespace collapsed (see TextHasher in links.ts). A page whose only
+   * change is in its footer, navigation or head keeps its hash.
+   */
+  contentHash: string;
 }
 
 // ---------------------------------------------------------------- crawler
@@ -346,6 +355,8 @@ export interface ResultFacts {
   h1Count?: number;
   lang?: string;
   wordCount?: number;
+  /** PageInfo.contentHash: the SHA-256 of the page's main text (compared across crawls: the lastmod audit). */
+  contentHash?: string;
 }
 
 /**
@@ -392,4 +403,58 @@ export interface CrawlerCheckpoint {
   robots: Record<string, { status?: number; body?: string; outcome: 'parsed' | 'allow-all' | 'disallow-all' }>;
   /** Whether start-up discovery (robots.txt, default sitemap locations, start URL) is done. */
   seeded: boolean;
+}
+
+// ---------------------------------------------------------------- recrawl (issue 23)
+
+/** A stored answer's validators, sent back as If-None-Match / If-Modified-Since. */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** One `<a>`/`<area>` link of a page as the base crawl recorded it (its LINKS record). */
+export interface CarriedLink {
+  url: string;
+  anchor: string;
+  /** rel=nofollow on the link, or nofollow in the page's meta robots or X-Robots-Tag. */
+  nofollow: boolean;
+}
+
+/** A URL's answer in the base crawl, kept by the recrawl (a 304, or not fetched in changed-only mode). */
+export interface CarriedPage {
+  state: 'done' | 'error' | 'blocked';
+  result: import('../../shared/model.js').UrlResult;
+  facts?: ResultFacts;
+  /** Its `<a>`/`<area>` links, document order, repeats included (absent: no LINKS record: not an HTML page). */
+  links?: CarriedLink[];
+  /** What it referred to otherwise (iframes, other `<link>` targets): admitted as 'reference'. */
+  references?: string[];
+}
+
+/** A sitemap as the base crawl read it: its node, and its items in the order the base handed them out. */
+export interface CarriedSitemap {
+  node: import('../../shared/model.js').SitemapNode;
+  /** Its URL entries and child sitemaps, in batches; read again from the start on every call. */
+  items(): AsyncGenerator<SitemapItem[], void, void>;
+}
+
+/**
+ * What a recrawl knows of its base crawl (the service's base index): validators to send, and what to
+ * keep when the server says nothing changed. Lookups by uniqueKey (a sitemap's is its node id).
+ */
+export interface RecrawlBase {
+  /** A page's validators (its base RESULT's ETag and Last-Modified); undefined: none, fetched plainly. */
+  validators(uniqueKey: string): Validators | undefined;
+  /** The base's answer for a URL; undefined when it has none to keep (then the URL is fetched in full). */
+  carried(uniqueKey: string): Promise<CarriedPage | undefined>;
+  /**
+   * Changed-only mode: true when the URL need not be fetched at all (in the base, its lastmod did
+   * not move, it did not fail): its base answer is carried over without a request.
+   */
+  unchanged?(request: Request): boolean;
+  /** A sitemap's validators and the lastmod its index gave it in the base. */
+  sitemapValidators(nodeId: string): (Validators & { indexLastmod?: string }) | undefined;
+  /** The base's reading of a sitemap, to carry over on a 304; undefined: read it again. */
+  carriedSitemap(nodeId: string): CarriedSitemap | undefined;
 }

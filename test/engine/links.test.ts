@@ -126,7 +126,16 @@ test('broken and hostile markup never throws and executes nothing', () => {
   assert.ok(!urls.includes('https://example.com/in-comment'));
   assert.ok(!urls.includes('https://example.com/in-textarea'));
   assert.ok(urls.every((u) => u.startsWith('https://example.com/')));
-  assert.deepEqual(extractPageInfo('', PAGE), { links: [], anchors: [], hreflang: [], metaDescriptionCount: 0, h1Count: 0, wordCount: 0 });
+  assert.deepEqual(extractPageInfo('', PAGE), {
+    links: [],
+    anchors: [],
+    hreflang: [],
+    metaDescriptionCount: 0,
+    h1Count: 0,
+    wordCount: 0,
+    // SHA-256 of the empty string
+    contentHash: '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU',
+  });
 });
 
 test('parseRobotsDirectives reads meta robots and X-Robots-Tag values', () => {

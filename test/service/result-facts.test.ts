@@ -27,6 +27,7 @@ const FULL: ResultFacts = {
   h1Count: 1,
   lang: 'de-CH',
   wordCount: 0,
+  contentHash: '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU',
 };
 
 test('RESULT: the facts ride as a fifth element with short keys, and read back the same', () => {
@@ -34,7 +35,7 @@ test('RESULT: the facts ride as a fifth element with short keys, and read back t
   assert.ok(line.endsWith(']\n'));
   const r = JSON.parse(line) as unknown[];
   assert.deepEqual(r.slice(0, 4), [2, 7, 1, { status: 200, title: 'T' }]);
-  assert.deepEqual(Object.keys(r[4] as object), ['t', 'w', 'b', 'm', 'e', 'd', 'dn', 'h', 'hn', 'l', 'wc']);
+  assert.deepEqual(Object.keys(r[4] as object), ['t', 'w', 'b', 'm', 'e', 'd', 'dn', 'h', 'hn', 'l', 'wc', 'ch']);
   assert.deepEqual(decodeResultFacts(r), FULL);
   // Only what is known is written: a redirect has no page fields.
   const redirect = JSON.parse(encodeResult(1, 1, { status: 301 }, { responseTimeMs: 3, wireBytes: 0, bodyBytes: 0 })) as unknown[];
@@ -55,7 +56,7 @@ test('facts of the wrong type (a damaged line that still parses) are left out, n
   assert.equal(decodeResultFacts([2, 1, 1, {}, 'x']), undefined);
   assert.equal(decodeResultFacts([2, 1, 1, {}, [1, 2]]), undefined);
   assert.equal(decodeResultFacts([2, 1, 1, {}, null]), undefined);
-  assert.deepEqual(decodeResultFacts([2, 1, 1, {}, { t: -1, w: 1.5, b: '9', m: 5, e: 'ok', d: 'fine', hn: 2, wc: 1e300, zz: 1 }]), {
+  assert.deepEqual(decodeResultFacts([2, 1, 1, {}, { t: -1, w: 1.5, b: '9', m: 5, e: 'ok', d: 'fine', hn: 2, wc: 1e300, ch: 7, zz: 1 }]), {
     etag: 'ok',
     metaDescription: 'fine',
     h1Count: 2,

@@ -4,6 +4,7 @@
  * `<html lang>` and a word count.
  * A streaming tokenizer (htmlparser2's callback Parser), one pass: no DOM is built and nothing is executed.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { Parser } from 'htmlparser2';
 import type { HreflangAlternate } from '../../../shared/model.js';
 import type { PageInfo, PageLink } from '../types.js';
@@ -40,6 +41,12 @@ const UNSHOWN = new Set(['script', 'style', 'title', 'template', 'noscript', 'if
  * head, as the HTML parser does (`<head><p>Hi` puts "Hi" in the body); `</head>` and `<body>` do too.
  */
 const HEAD_CONTENT = new Set(['html', 'head', 'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template']);
+
+/**
+ * Page chrome: what a site repeats on every page around its main text (a date in the footer, the
+ * navigation). Text inside them is no part of PageInfo.contentHash; nav is left out of the word count too.
+ */
+const CHROME = new Set(['nav', 'header', 'footer', 'aside']);
 
 /**
  * Phrasing elements that do not break a word: `Hel<b>lo</b>` is one word, as rendered. Every other
@@ -102,6 +109,8 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
   // Where the parser is: inside UNSHOWN elements, <nav>, the document's <head>.
   let unshownDepth = 0;
   let navDepth = 0;
+  /** Open header, footer, aside and nav elements (CHROME). */
+  let chromeDepth = 0;
   let inHead = false;
   /** True once a <head> can no longer start: it was seen, or the body has begun. */
   let headSeen = false;
@@ -121,6 +130,7 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
   let anchorAlt: string | undefined;
   let anchorLabel: string | undefined;
   const words = new WordCounter();
+  const mainText = new TextHasher();
 
   const endH1 = () => {
     if (h1Text === null) return;
@@ -139,6 +149,7 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
   const boundary = (name: string) => {
     if (INLINE.has(name)) return;
     words.break();
+    mainText.break();
     if (h1Text !== null) h1Text += ' ';
     if (anchorLink !== null) anchorText += ' ';
   };
@@ -244,6 +255,7 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
             break;
         }
         if (UNSHOWN.has(name)) unshownDepth++;
+        if (CHROME.has(name)) chromeDepth++;
       },
       ontext(text) {
         if (inTitle) titleText += text;
@@ -258,12 +270,15 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
           inHead = false;
           headSeen = true;
         }
-        if (svgDepth > 0 || navDepth > 0) return;
+        if (svgDepth > 0) return;
+        if (chromeDepth === 0) mainText.add(text);
+        if (navDepth > 0) return;
         words.add(text);
       },
       onclosetag(name) {
         boundary(name);
         if (UNSHOWN.has(name) && unshownDepth > 0) unshownDepth--;
+        if (CHROME.has(name) && chromeDepth > 0) chromeDepth--;
         if (name === 'title' && inTitle) {
           inTitle = false;
           title = titleText.replace(/\s+/g, ' ').trim();
@@ -327,7 +342,7 @@ export function extractPageInfo(html: string, pageUrl: string): PageInfo {
     if (href !== null && h.lang !== '') hreflang.push({ lang: h.lang, href });
   }
 
-  const info: PageInfo = { links, anchors, hreflang, metaDescriptionCount, h1Count, wordCount: words.words };
+  const info: PageInfo = { links, anchors, hreflang, metaDescriptionCount, h1Count, wordCount: words.words, contentHash: mainText.digest() };
   if (title !== undefined) info.title = title;
   if (rawCanonical !== undefined) {
     const canonical = resolveUrl(rawCanonical, base);
@@ -430,6 +445,66 @@ class WordCounter {
   break(): void {
     this.state = 0;
   }
+}
+
+// ---------------------------------------------------------------- main text hash
+
+/** Characters of normalised text buffered before they are fed to the hash. */
+const HASH_CHUNK = 64 * 1024;
+
+/**
+ * SHA-256 of the main text as it arrives in pieces, whitespace collapsed: runs of whitespace (`\s`,
+ * NBSP included) and tag boundaries (see WordCounter) are one space between two pieces of text, none
+ * at either end. So `<p>a</p>\n <p>b</p>` and `<p>a</p><p>b</p>` both hash "a b".
+ */
+class TextHasher {
+  private readonly hash: Hash = createHash('sha256');
+  private buf = '';
+  private started = false;
+  private space = false;
+
+  add(text: string): void {
+    const re = /\s+/g;
+    let at = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m.index > at) this.emit(text.slice(at, m.index));
+      this.space = true;
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) this.emit(at === 0 ? text : text.slice(at));
+  }
+
+  break(): void {
+    this.space = true;
+  }
+
+  private emit(piece: string): void {
+    if (this.started && this.space) this.buf += ' ';
+    this.buf += piece;
+    this.started = true;
+    this.space = false;
+    if (this.buf.length >= HASH_CHUNK) {
+      // Never half a surrogate pair per update: its halves would each hash as U+FFFD.
+      const last = this.buf.charCodeAt(this.buf.length - 1);
+      const keep = last >= 0xd800 && last <= 0xdbff ? 1 : 0;
+      this.hash.update(this.buf.slice(0, this.buf.length - keep), 'utf8');
+      this.buf = keep === 1 ? this.buf.slice(-1) : '';
+    }
+  }
+
+  /** base64url, 43 characters. */
+  digest(): string {
+    this.hash.update(this.buf, 'utf8');
+    this.buf = '';
+    return this.hash.digest('base64url');
+  }
+}
+
+/** PageInfo.contentHash of a main text given whole: SHA-256 (base64url) of it, whitespace collapsed. */
+export function mainTextHash(text: string): string {
+  const h = new TextHasher();
+  h.add(text);
+  return h.digest();
 }
 
 /** Words in `text`, as PageInfo.wordCount counts them (see WordCounter). */

@@ -18,8 +18,11 @@
  *                                 present when any is known: {t: response time ms, w: body bytes on
  *                                 the wire, b: body bytes decoded, m: Last-Modified, e: ETag, and for
  *                                 an HTML page d: meta description, dn: how many, h: first H1, hn: how
- *                                 many H1s, l: <html lang>, wc: word count}, each key only when known.
- *                                 Journals written before have no facts: those fields are absent.
+ *                                 many H1s, l: <html lang>, wc: word count, ch: SHA-256 of the main
+ *                                 text, base64url, 43 chars (PageInfo.contentHash: text outside head,
+ *                                 nav, header, footer, aside, script, style, svg, template, noscript,
+ *                                 whitespace collapsed)}, each key only when known.
+ *                                 Journals written before have no facts (or no ch): those fields are absent.
  *   [3,node]                      NODE: a sitemap tree node, latest wins
  *   [4,entry]                     LOG: a CrawlLogEntry
  *   [5,n,"text"]                  FROM: defines FROM table entry n (a sitemap URL, or a page URL that
@@ -217,10 +220,11 @@ const FACT_KEYS = {
   h1Count: 'hn',
   lang: 'l',
   wordCount: 'wc',
+  contentHash: 'ch',
 } as const satisfies Record<keyof ResultFacts, string>;
 
 const FACT_FIELDS = Object.entries(FACT_KEYS) as [keyof ResultFacts, string][];
-const TEXT_FACTS = new Set<keyof ResultFacts>(['lastModified', 'etag', 'metaDescription', 'h1', 'lang']);
+const TEXT_FACTS = new Set<keyof ResultFacts>(['lastModified', 'etag', 'metaDescription', 'h1', 'lang', 'contentHash']);
 
 /** Encodes a RESULT line (with its newline): `stateCode` 1 done, 2 error, 3 blocked; facts only when any is known. */
 export function encodeResult(id: number, stateCode: number, result: unknown, facts?: ResultFacts): string {
