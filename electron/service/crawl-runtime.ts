@@ -78,7 +78,7 @@ import {
   linksOf,
   type LinkTuple,
 } from './journal/format.js';
-import { RecordReader, replayJournal, replayJournalSync, type ReplayStats } from './journal/reader.js';
+import { RecordReader, replayJournal, replayJournalSync, type BatchReplayer, type ReplayStats } from './journal/reader.js';
 import { describeLoss, isDamaged, type SalvageStats } from './journal/salvage.js';
 import { JournalWriter, repairJournal, writeError, type JournalFaults } from './journal/writer.js';
 import { Rows } from './data/rows.js';
@@ -147,6 +147,8 @@ export class CrawlRuntime {
   readonly reader: RecordReader;
   /** The LinkStore's reader of LINKS records (its own window: it reads while rows are read). */
   private readonly linkReader: RecordReader;
+  /** The replay that built this crawl's data: it renumbers records read back from a damaged journal. */
+  private replayer: BatchReplayer | null = null;
   readonly rows: Rows;
   readonly views: UrlViews;
   replayStats: ReplayStats | undefined;
@@ -190,7 +192,8 @@ export class CrawlRuntime {
     this.journalPath = path.join(opts.dir, JOURNAL_FILE);
     this.reader = new RecordReader(this.journalPath);
     this.linkReader = new RecordReader(this.journalPath, 64 * 1024);
-    this.data.links.read = (off) => this.linkReader.read(off);
+    // A damaged journal replayed without repair keeps the file's ids: a LINKS record read back is renumbered as replayed.
+    this.data.links.read = (off) => this.readLinks(this.linkReader, off);
     this.rows = new Rows(this.data, this.reader);
     this.views = new UrlViews({
       store: this.data.store,
@@ -211,7 +214,11 @@ export class CrawlRuntime {
     const rt = new CrawlRuntime(opts);
     if (fs.existsSync(rt.journalPath)) {
       rt.data.auditLive = false;
-      const stats = await replayJournal(rt.journalPath, (r, o) => rt.data.apply(r, o));
+      const stats = await replayJournal(
+        rt.journalPath,
+        (r, o) => rt.data.apply(r, o),
+        (rp) => (rt.replayer = rp),
+      );
       if (opts.repair && isDamaged(stats.salvage)) {
         rt.close();
         const { stats: lost, kept } = await repairJournal(
@@ -238,7 +245,13 @@ export class CrawlRuntime {
     const rt = new CrawlRuntime(opts);
     if (fs.existsSync(rt.journalPath)) {
       rt.data.auditLive = false;
-      rt.afterReplay(replayJournalSync(rt.journalPath, (r, o) => rt.data.apply(r, o)));
+      rt.afterReplay(
+        replayJournalSync(
+          rt.journalPath,
+          (r, o) => rt.data.apply(r, o),
+          (rp) => (rt.replayer = rp),
+        ),
+      );
     }
     return rt;
   }
@@ -476,7 +489,7 @@ export class CrawlRuntime {
     let total = 0;
     if (direction === 'out') {
       const at = this.data.links.linksOffset(urlId);
-      const rec = at < 0 ? undefined : this.reader.read(at);
+      const rec = at < 0 ? undefined : this.readLinks(this.reader, at);
       if (!rec || rec[0] !== REC_LINKS) return { total: 0, rows };
       const links = linksOf(rec);
       const fromUrl = this.data.queue.get(urlId)!.url;
@@ -495,6 +508,12 @@ export class CrawlRuntime {
       }
     }
     return { total, rows };
+  }
+
+  /** A LINKS record read back by offset, in this crawl's numbering (a damaged journal's replay renumbers). */
+  private readLinks(reader: RecordReader, off: number): unknown[] | undefined {
+    const rec = reader.read(off);
+    return rec && this.replayer?.renumbered ? this.replayer.remapLinks(rec) : rec;
   }
 
   /** Every recorded link of the crawl (each page's counted LINKS record), pages in journal order. */
@@ -541,10 +560,16 @@ export class CrawlRuntime {
    */
   private async *linkRecords(needle: string | null): AsyncGenerator<[unknown[], number]> {
     const links = this.data.links;
-    const counted = (rec: unknown[] | undefined, off: number): rec is unknown[] =>
-      rec !== undefined && rec[0] === REC_LINKS && links.linksOffset(rec[1] as number) === off;
+    // A damaged journal replayed without repair: the file's ids are not the crawl's, so every LINKS
+    // line is read (a needle of the crawl's id could miss) and renumbered before it is counted.
+    const replayer = this.replayer?.renumbered ? this.replayer : null;
+    const counted = (raw: unknown[] | undefined, off: number): unknown[] | null => {
+      if (raw === undefined || raw[0] !== REC_LINKS) return null;
+      const rec = replayer ? replayer.remapLinks(raw) : raw;
+      return links.linksOffset(rec[1] as number) === off ? rec : null;
+    };
     const end = this.writer ? this.writer.durableLength : this.committedLength;
-    const pat = needle === null ? null : Buffer.from(needle);
+    const pat = needle === null || replayer ? null : Buffer.from(needle);
     const head = Buffer.from('[' + REC_LINKS + ',');
     let fh: fs.promises.FileHandle | null = null;
     try {
@@ -568,8 +593,8 @@ export class CrawlRuntime {
           for (let at = 0; at < used;) {
             const nl = buf.indexOf(10, at);
             if (buf.compare(head, 0, head.length, at, at + head.length) === 0) {
-              const rec = parseLine(buf, at, nl);
-              if (counted(rec, pos + at)) found.push([rec, pos + at]);
+              const rec = counted(parseLine(buf, at, nl), pos + at);
+              if (rec) found.push([rec, pos + at]);
             }
             at = nl + 1;
           }
@@ -583,8 +608,8 @@ export class CrawlRuntime {
             const nl = buf.indexOf(10, hit);
             lineDone = nl;
             if (buf.compare(head, 0, head.length, start, start + head.length) !== 0) continue;
-            const rec = parseLine(buf, start, nl);
-            if (counted(rec, pos + start)) found.push([rec, pos + start]);
+            const rec = counted(parseLine(buf, start, nl), pos + start);
+            if (rec) found.push([rec, pos + start]);
           }
         }
         buf.copy(buf, 0, used, len);
@@ -610,7 +635,8 @@ export class CrawlRuntime {
       } catch {
         rec = undefined;
       }
-      if (counted(rec, at)) yield [rec, at];
+      const kept = counted(rec, at);
+      if (kept) yield [kept, at];
     }
   }
 

@@ -435,6 +435,47 @@ test('salvage: a LINKS record follows the renumbering of a damaged journal, a li
   );
 });
 
+test("salvage: a damaged journal opened without repair reads its links back in the replay's numbering", async () => {
+  const A = 'http://a.test';
+  const lines = [`[0,0,0,0,-1,"${A}/"]`];
+  for (let i = 1; i <= 6; i++) lines.push(`[0,${i},3,1,0,"${A}/${i}"]`);
+  lines.push(
+    '[7]',
+    '[2,0,1,{"status":200}]',
+    '[9,0,[[1],[5],[6,"six"]]]',
+    '[2,5,1,{"status":200}]',
+    `[9,5,[[0,"home"],[4,"lost"],[6],["${A}/x","text",1]]]`,
+    '[7]',
+  );
+  const at = lines.findIndex((l) => l.startsWith('[0,4,'));
+  lines[at] = lines[at]!.slice(0, 6) + '\u0000\u00ff' + lines[at]!.slice(8); // ADMIT 4 garbled: 5 and 6 become 4 and 5
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, 'journal.jsonl'), lines.map((l) => l + '\n').join(''));
+  const rt = await CrawlRuntime.load(runtimeOptions(dir, A));
+  try {
+    const urls = (page: { rows: PageLinkRow[] }) => page.rows.map((r) => [r.fromUrl, r.toId, r.toUrl]);
+    // URL 4 is now what the file called 5 (A/5): its outlinks name the renumbered targets, the lost one left out.
+    assert.deepEqual(urls(await rt.links(4, 'out', 0, 10)), [
+      [`${A}/5`, 0, `${A}/`],
+      [`${A}/5`, 5, `${A}/6`],
+      [`${A}/5`, undefined, `${A}/x`],
+    ]);
+    // Its inlinks: the home page's link to the file's 5, read by scanning the journal.
+    assert.deepEqual(urls(await rt.links(4, 'in', 0, 10)), [[`${A}/`, 4, `${A}/5`]]);
+    assert.deepEqual(urls(await rt.links(5, 'in', 0, 10)), [
+      [`${A}/`, 5, `${A}/6`],
+      [`${A}/5`, 5, `${A}/6`],
+    ]);
+    assert.equal((await all(rt.eachLink())).filter((l) => l.toUrl === `${A}/6`).length, 2);
+    // Click depth follows the same numbering: the home page's links give depth 1.
+    assert.equal(rt.data.links.clickDepth(4), 1);
+    assert.equal(rt.data.links.clickDepth(5), 1);
+    assert.equal(rt.data.links.clickDepth(3), undefined);
+  } finally {
+    rt.close();
+  }
+});
+
 // ---------------------------------------------------------------- the store alone
 
 test('LinkStore: no bytes until a page is recorded; a page recorded twice counts once; a start found later relaxes', () => {

@@ -37,6 +37,16 @@ export class BatchReplayer {
     private readonly onEnd?: (rec: unknown[]) => void,
   ) {}
 
+  /** True once the replay renumbered ids (a damaged journal): records read back by offset need remapLinks(). */
+  get renumbered(): boolean {
+    return this.salvage.renumbered;
+  }
+
+  /** A LINKS record read back by offset, in the replay's numbering (see Salvage.remapLinks). */
+  remapLinks(rec: unknown[]): unknown[] {
+    return this.salvage.remapLinks(rec);
+  }
+
   /** Consumes the complete lines of buf[0, end) (file offset `pos`); returns the bytes consumed. */
   feed(buf: Buffer, end: number, pos: number): number {
     let start = 0;
@@ -90,8 +100,14 @@ export class BatchReplayer {
  * the lines of an unfinished last batch are dropped. Reads in chunks and yields between them so a
  * big replay does not stall the event loop.
  */
-export function replayJournal(path: string, apply: (rec: unknown[], offset: number) => void): Promise<ReplayStats> {
-  return feedJournal(path, new BatchReplayer(apply));
+export function replayJournal(
+  path: string,
+  apply: (rec: unknown[], offset: number) => void,
+  onReplayer?: (replayer: BatchReplayer) => void,
+): Promise<ReplayStats> {
+  const replayer = new BatchReplayer(apply);
+  onReplayer?.(replayer);
+  return feedJournal(path, replayer);
 }
 
 /** Reads a journal through `replayer` in chunks, yielding between them. */
@@ -120,8 +136,9 @@ export async function feedJournal(path: string, replayer: BatchReplayer): Promis
 }
 
 /** replayJournal without yielding: for a synchronous first look at a crawl. */
-export function replayJournalSync(path: string, apply: (rec: unknown[], offset: number) => void): ReplayStats {
+export function replayJournalSync(path: string, apply: (rec: unknown[], offset: number) => void, onReplayer?: (replayer: BatchReplayer) => void): ReplayStats {
   const replayer = new BatchReplayer(apply);
+  onReplayer?.(replayer);
   const fd = fs.openSync(path, 'r');
   try {
     const size = fs.fstatSync(fd).size;

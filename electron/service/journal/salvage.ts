@@ -80,6 +80,37 @@ export class Salvage {
   /** FROM entries defined so far (one bit each: there is one per sitemap, and per page URL that is no key). */
   private froms = new Uint8Array(64);
 
+  /** True once ids were renumbered: records read back from the file by offset need remapLinks(). */
+  get renumbered(): boolean {
+    return this.lostEnd.length > 0;
+  }
+
+  /**
+   * A LINKS record read back from the file (by offset, after the replay kept it) in the replay's
+   * numbering: its page and the targets named by id renumbered as check() did, links to lost URLs left
+   * out. A record written before a loss maps the same whenever it is read: later losses only concern
+   * later ids.
+   */
+  remapLinks(r: unknown[]): unknown[] {
+    if (!this.renumbered || r[0] !== REC_LINKS || !isInt(r[1]) || !Array.isArray(r[2])) return r;
+    const id = this.map(r[1]);
+    const links = this.mapTargets(r[2] as unknown[]);
+    return id === r[1] && links === r[2] ? r : [r[0], id, links];
+  }
+
+  private mapTargets(targets: unknown[]): unknown[] {
+    if (this.lostEnd.length === 0) return targets;
+    const links: unknown[] = [];
+    for (const t of targets) {
+      if (!Array.isArray(t) || typeof t[0] !== 'number') links.push(t);
+      else {
+        const to = this.map(t[0]);
+        if (to >= 0) links.push(to === t[0] ? t : [to, ...t.slice(1)]);
+      }
+    }
+    return links;
+  }
+
   /** A line that could not be parsed: `bytes` long, at `offset`, the `line`th of the file. */
   bad(bytes: number, offset: number, line: number): void {
     this.lose(bytes, offset, line);
@@ -113,17 +144,7 @@ export class Salvage {
         const id = this.map(r[1]);
         if (id < 0) return this.drop();
         // Targets named by id follow the renumbering; a link to a lost URL is left out.
-        let links = r[2] as unknown[];
-        if (this.lostEnd.length > 0) {
-          links = [];
-          for (const t of r[2] as unknown[]) {
-            if (!Array.isArray(t) || typeof t[0] !== 'number') links.push(t);
-            else {
-              const to = this.map(t[0]);
-              if (to >= 0) links.push(to === t[0] ? t : [to, ...t.slice(1)]);
-            }
-          }
-        }
+        const links = this.mapTargets(r[2] as unknown[]);
         return id === r[1] && links === r[2] ? r : [r[0], id, links];
       }
       case REC_NODE:
