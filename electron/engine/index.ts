@@ -19,6 +19,13 @@ export {
   type Request,
   type RequestInit,
   type ResultFacts,
+  // Recrawl: what the service's base index answers the crawler with.
+  type CarriedLink,
+  type CarriedPage,
+  type CarriedSitemap,
+  type RecrawlBase,
+  type SitemapItem,
+  type Validators,
 } from './types.js';
 
 // The frontier: the queue the service rebuilds a crawl into from its journal, and URL identity.
@@ -37,6 +44,7 @@ export { parseRobotsDirectives } from './links/links.js';
 // Growable typed columns, for the service's per-URL tables.
 export { column, ensureCapacity, widened } from './compact/typed-growth.js';
 export { SparseColumn } from './compact/sparse-column.js';
+export { StringIndex } from './compact/string-index.js';
 
 // The benchmark's tokenizer and parser passes read sitemaps the way the crawler does.
 export { INFLATE_CHUNK, createSitemapParser, streamSitemap } from './sitemap/read/stream.js';
