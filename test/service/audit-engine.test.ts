@@ -542,12 +542,12 @@ test('a listing run measures only what needs no page fetch; the rest reads "not 
     .filter((f) => !f.measured)
     .map((f) => f.code)
     .sort();
-  const needPages = FINDING_DEFINITIONS.filter((d) => d.needs === 'pages' || d.needs === 'links' || d.needs === 'robots')
+  const needPages = FINDING_DEFINITIONS.filter((d) => d.needs === 'pages' || d.needs === 'links' || d.needs === 'robots' || d.needs === 'previous')
     .map((d) => d.code)
     .sort();
   assert.deepEqual(unmeasured, needPages);
   for (const f of e.findings()) if (!f.measured) assert.equal(f.count, 0, f.code);
-  assert.equal(e.findings().length, 37);
+  assert.equal(e.findings().length, 41);
 });
 
 /** A crawl's worth of events touching every URL finding. */

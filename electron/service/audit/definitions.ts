@@ -216,6 +216,41 @@ export const FINDING_DEFINITIONS: readonly FindingDefinition[] = [
     subject: 'url',
     needs: 'pages',
   },
+  // Is lastmod true? (issue 23) Google uses lastmod only when it consistently matches reality.
+  {
+    code: 'LASTMOD_AFTER_LAST_MODIFIED',
+    severity: 'warning',
+    title: 'Lastmod later than the page says it changed',
+    explanation:
+      "The sitemap's lastmod is more than a day after these pages' own Last-Modified header: write the date the content changed, not the sitemap's build time.",
+    subject: 'url',
+    needs: 'pages',
+  },
+  {
+    code: 'LASTMOD_FAKE_FRESH',
+    severity: 'warning',
+    title: 'Lastmod moved but the content did not',
+    explanation: 'Since the previous crawl these URLs got a new lastmod while their main text stayed the same: only change lastmod when the content changes.',
+    subject: 'url',
+    needs: 'previous',
+  },
+  {
+    code: 'LASTMOD_STALE',
+    severity: 'warning',
+    title: 'Content changed but lastmod did not',
+    explanation: 'Since the previous crawl the main text of these URLs changed while their lastmod stayed the same: update lastmod when a page changes.',
+    subject: 'url',
+    needs: 'previous',
+  },
+  {
+    code: 'SITEMAP_UNIFORM_LASTMOD',
+    severity: 'warning',
+    title: 'Sitemaps giving every URL the same lastmod',
+    explanation:
+      "Every entry of these sitemaps carries one lastmod, the mark of a date stamped at build time: write each page's own last change, or leave lastmod out.",
+    subject: 'sitemap',
+    needs: 'none',
+  },
   // ---------------------------------------------------------------- notice
   {
     code: 'SITEMAP_ORPHAN',

@@ -13,17 +13,31 @@
  * distinct text). Definitions: README.md.
  */
 import type { RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
-import { EngineError, SparseColumn, column, ensureCapacity, inSitemapScope, tryUniqueKey, widened, type ResultFacts } from '../../engine/index.js';
+import {
+  EngineError,
+  SparseColumn,
+  column,
+  ensureCapacity,
+  inSitemapScope,
+  tryUniqueKey,
+  w3cDatetimeMs,
+  widened,
+  type ResultFacts,
+} from '../../engine/index.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
-import { lastmodVerdict, SiteVariants } from './entry-checks.js';
+import { httpDateMs, LASTMOD_SLACK_MS, lastmodVerdict, SiteVariants } from './entry-checks.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { canonicalisedElsewhere, isHtmlType, saysNoindex, type IndexabilityVerdict } from './indexability.js';
 import { isValidHreflang } from './hreflang-codes.js';
 import { nodeFindingMask } from './sitemap-checks.js';
 import {
+  LASTMOD_FINDING_CODES,
   SITEMAP_FINDING_CODES,
   URL_FINDING_CODES,
   type Finding,
+  type LastmodFindingCode,
+  type LastmodTrust,
+  type PreviousCrawlLookup,
   type FindingCode,
   type FindingDefinition,
   type SitemapBadge,
@@ -45,7 +59,14 @@ export interface AuditEngineOptions {
    * audit is given). Default: a map the audit keeps itself, of the keys passed to admitted().
    */
   keys?: UrlKeys;
+  /**
+   * A recrawl: the previous crawl's lastmod and content hash of a URL, by uniqueKey. Without it the
+   * cross-crawl findings (LASTMOD_FAKE_FRESH, LASTMOD_STALE) are not measured.
+   */
+  previous?: PreviousCrawlLookup;
 }
+
+export { laterLastmod } from './entry-checks.js';
 
 /** Finds URLs of the crawl by uniqueKey, and the uniqueKey of a URL id. */
 export interface UrlKeys {
@@ -84,6 +105,29 @@ const URL_INDEX = new Map<string, number>(URL_FINDING_CODES.map((c, i) => [c, i]
 const SITEMAP_INDEX = new Map<string, number>(SITEMAP_FINDING_CODES.map((c, i) => [c, i]));
 /** URL findings whose members urlsOf lists in groups (same text), not by id alone. */
 const GROUPED = U.DUPLICATE_TITLE | U.DUPLICATE_META_DESCRIPTION;
+
+// "Is lastmod true?" (the `lm` column, one byte per URL; LASTMOD_FINDING_CODES).
+/** A valid lastmod among its listings; lastmodMs holds the latest. */
+const L_LASTMOD = 1 << 0;
+/** Its latest result is a `done` 2xx with a Last-Modified that parses; headerMs holds it. */
+const L_HEADER = 1 << 1;
+/** Its latest result (2xx HTML) has the content hash the previous crawl had / another one. */
+const L_CH_SAME = 1 << 2;
+const L_CH_CHANGED = 1 << 3;
+/** Its lastmod (the latest valid one) equals the previous crawl's (a valid one) / differs. */
+const L_PREV_SAME = 1 << 4;
+const L_PREV_MOVED = 1 << 5;
+/** The lastmod mask (lmMaskOf): the three findings' bits (their index), then judged and disagreeing. */
+const M_AFTER = 1 << 0;
+const M_FAKE = 1 << 1;
+const M_STALE = 1 << 2;
+const M_JUDGED = 1 << 3;
+const M_DISAGREE = 1 << 4;
+const M_FINDINGS = M_AFTER | M_FAKE | M_STALE;
+const LASTMOD_INDEX = new Map<string, number>(LASTMOD_FINDING_CODES.map((c, i) => [c, i]));
+/** Sitemap entries that must all carry one lastmod for SITEMAP_UNIFORM_LASTMOD (README.md says why 5). */
+export const UNIFORM_LASTMOD_MIN = 5;
+const UNIFORM_BIT = 1 << SITEMAP_FINDING_CODES.indexOf('SITEMAP_UNIFORM_LASTMOD');
 
 // Page facts (the `page` column, one byte per URL).
 /** The latest result is a fetched 2xx HTML page (pageFacts is defined). */
@@ -247,6 +291,12 @@ interface SitemapInfo {
   pendingScope: Map<string, PendingListing> | null;
   /** The node reached done/error/skipped: its final URL can no longer change. */
   final: boolean;
+  /** Its URLs with each lastmod mask bit (M_*: 5 counters), for badges and lastmodTrust; null: none yet. */
+  lm: Int32Array | null;
+  /** Its listings; those with a valid lastmod equal to uniformMs, the first valid one seen (NaN: none). */
+  entries: number;
+  sameLastmod: number;
+  uniformMs: number;
   /** crossSubmittedScope() as of node event number `announcedAt` (the tree may change it). */
   announced: string | undefined;
   announcedAt: number;
@@ -265,6 +315,12 @@ export class AuditEngine {
   private first: Uint16Array | Int32Array = column(Uint16Array);
   /** Page facts (P_*): what the page findings and pageFacts read. */
   private page = column(Uint8Array);
+  /** Lastmod facts (L_*); the latest valid lastmod and the Last-Modified header (ms), allocated on first use. */
+  private lm = column(Uint8Array);
+  private lastmodMs: Float64Array | null = null;
+  private headerMs: Float64Array | null = null;
+  private readonly previous: PreviousCrawlLookup | undefined;
+  private readonly lmCounts = new Int32Array(LASTMOD_FINDING_CODES.length);
   /** Indexable pages by exact title and by exact meta description (texts of indexable HTML pages only). */
   private readonly titles = new TextGroups();
   private readonly descriptions = new TextGroups();
@@ -298,6 +354,7 @@ export class AuditEngine {
     this.pages = opts.pagesCrawled;
     this.links = opts.pagesCrawled && (opts.linksFollowed ?? true);
     this.now = opts.now ?? Date.now;
+    this.previous = opts.previous;
     try {
       this.site = new SiteVariants(opts.crawlUrl);
     } catch (cause) {
@@ -344,6 +401,7 @@ export class AuditEngine {
   result(id: number, state: 'done' | 'error' | 'blocked', r: UrlResult, facts?: ResultFacts): void {
     this.ensure(id);
     const before = this.maskOf(id);
+    const lmBefore = this.lmMaskOf(id);
     // Leaving its old groups or joining new ones changes the pages it leaves alone or pairs with.
     const partners = new Map<number, number>();
     this.notePartner(partners, this.titles.partnerOf(id));
@@ -391,6 +449,8 @@ export class AuditEngine {
     }
     this.settle(id, before);
     for (const [other, otherBefore] of partners) if (other !== id) this.settle(other, otherBefore);
+    this.resultLastmodFacts(id, state === 'done' && c === C_2XX, facts);
+    this.settleLm(id, lmBefore);
     const target = this.redirects.get(id);
     if (wasRedirect || target !== undefined) this.redirectVersion++;
     // A reached URL that redirects leads the visitor on: its target is reached too.
@@ -454,6 +514,13 @@ export class AuditEngine {
       const bit = 1 << SITEMAP_INDEX.get(d.code)!;
       return this.sitemaps.filter((s) => (s.mask & bit) !== 0).map((s) => s.url);
     }
+    const li = LASTMOD_INDEX.get(d.code);
+    if (li !== undefined) {
+      const out: number[] = [];
+      if (this.lmCounts[li] === 0) return out;
+      for (let id = 0; id < this.size; id++) if ((this.lmMaskOf(id) & (1 << li)) !== 0) out.push(id);
+      return out;
+    }
     const bit = U[d.code as UrlFindingCode];
     if ((bit & WALKED) !== 0) {
       if (!this.pages) return [];
@@ -485,6 +552,8 @@ export class AuditEngine {
   has(code: string, id: number): boolean {
     const bit = U[code as UrlFindingCode];
     if (bit === undefined) {
+      const li = LASTMOD_INDEX.get(code);
+      if (li !== undefined) return id >= 0 && id < this.size && (this.lmMaskOf(id) & (1 << li)) !== 0;
       this.definition(code);
       return false;
     }
@@ -493,10 +562,15 @@ export class AuditEngine {
   }
 
   /** The URL findings that affect one URL, in catalogue order. */
-  codesOf(id: number): UrlFindingCode[] {
+  codesOf(id: number): (UrlFindingCode | LastmodFindingCode)[] {
     if (id < 0 || id >= this.size) return [];
     const m = this.maskOf(id) | this.walkedMask(id);
-    return FINDING_DEFINITIONS.filter((d) => d.subject === 'url' && (m & U[d.code as UrlFindingCode]) !== 0).map((d) => d.code as UrlFindingCode);
+    const lm = this.lmMaskOf(id);
+    return FINDING_DEFINITIONS.filter((d) => {
+      if (d.subject !== 'url') return false;
+      const li = LASTMOD_INDEX.get(d.code);
+      return li !== undefined ? (lm & (1 << li)) !== 0 : (m & U[d.code as UrlFindingCode]) !== 0;
+    }).map((d) => d.code as UrlFindingCode | LastmodFindingCode);
   }
 
   /** Where a URL in SITEMAP_URL_REDIRECT (or any redirecting URL) leads. */
@@ -512,6 +586,9 @@ export class AuditEngine {
     for (const d of FINDING_DEFINITIONS) {
       if (d.subject === 'sitemap') {
         if ((s.mask & (1 << SITEMAP_INDEX.get(d.code)!)) !== 0) out.push({ code: d.code, count: 1 });
+      } else if (LASTMOD_INDEX.has(d.code)) {
+        const n = s.lm?.[LASTMOD_INDEX.get(d.code)!] ?? 0;
+        if (n > 0) out.push({ code: d.code, count: n });
       } else {
         const i = URL_INDEX.get(d.code)!;
         const bit = 1 << i;
@@ -524,10 +601,30 @@ export class AuditEngine {
     return out;
   }
 
+  /**
+   * How far sitemap `nodeIdOrUrl`'s lastmods agree with the evidence: of its distinct listed URLs with a
+   * valid lastmod and evidence (a Last-Modified header; in a recrawl, the previous crawl's lastmod and
+   * content hash), how many are in none of the LASTMOD_* findings. Undefined when none could be judged.
+   */
+  lastmodTrust(nodeIdOrUrl: string): LastmodTrust | undefined {
+    const s = this.sitemapByKey.get(nodeIdOrUrl) ?? this.sitemapByKey.get(tryUniqueKey(nodeIdOrUrl) ?? nodeIdOrUrl);
+    const judged = s?.lm?.[3] ?? 0;
+    if (judged === 0) return undefined;
+    return { agree: judged - s!.lm![4]!, judged };
+  }
+
   /** Bytes held by the per-URL typed columns (strings and maps not included). */
   allocatedBytes(): number {
     return (
-      this.flags.byteLength + this.first.byteLength + this.second.bytes() + this.page.byteLength + this.titles.ref.byteLength + this.descriptions.ref.byteLength
+      this.flags.byteLength +
+      this.first.byteLength +
+      this.second.bytes() +
+      this.page.byteLength +
+      this.titles.ref.byteLength +
+      this.descriptions.ref.byteLength +
+      this.lm.byteLength +
+      (this.lastmodMs?.byteLength ?? 0) +
+      (this.headerMs?.byteLength ?? 0)
     );
   }
 
@@ -605,6 +702,117 @@ export class AuditEngine {
       if ((p & P_MULTI_H1) !== 0) m |= U.MULTIPLE_H1;
     }
     return m;
+  }
+
+  // ---------------------------------------------------------------- is lastmod true?
+
+  /**
+   * The lastmod mask of one URL (M_*): a finding's bit when its lastmod disagrees with the evidence,
+   * M_JUDGED when there is evidence, M_DISAGREE with any finding. Only for URLs with a valid lastmod.
+   */
+  private lmMaskOf(id: number): number {
+    if (!this.pages) return 0;
+    const l = this.lm[id]!;
+    if ((l & L_LASTMOD) === 0) return 0;
+    let m = 0;
+    if ((l & L_HEADER) !== 0) {
+      m |= M_JUDGED;
+      if (this.lastmodMs![id]! - this.headerMs![id]! > LASTMOD_SLACK_MS) m |= M_AFTER;
+    }
+    if ((l & (L_PREV_SAME | L_PREV_MOVED)) !== 0 && (l & (L_CH_SAME | L_CH_CHANGED)) !== 0) {
+      m |= M_JUDGED;
+      if ((l & (L_PREV_MOVED | L_CH_SAME)) === (L_PREV_MOVED | L_CH_SAME)) m |= M_FAKE;
+      if ((l & (L_PREV_SAME | L_CH_CHANGED)) === (L_PREV_SAME | L_CH_CHANGED)) m |= M_STALE;
+    }
+    if ((m & M_FINDINGS) !== 0) m |= M_DISAGREE;
+    return m;
+  }
+
+  /** A Float64 column of the URLs, allocated the first time it is needed. */
+  private lmColumn(col: Float64Array | null): Float64Array {
+    return col ?? ensureCapacity(column(Float64Array), Math.max(this.size, this.flags.length));
+  }
+
+  /** A listing gave URL `id` the valid lastmod `ms`: the latest one counts, and is weighed against the previous crawl's. */
+  private noteLastmod(id: number, ms: number, key: string | undefined): void {
+    const l = this.lm[id]!;
+    const col = (this.lastmodMs = this.lmColumn(this.lastmodMs));
+    if ((l & L_LASTMOD) !== 0 && ms <= col[id]!) return;
+    col[id] = ms;
+    let next = l | L_LASTMOD;
+    if (this.previous) {
+      next &= ~(L_PREV_SAME | L_PREV_MOVED);
+      const k = key ?? this.keys.keyOf(id);
+      const prev = k === undefined ? undefined : this.previous(k)?.lastmod;
+      const pms = prev === undefined ? NaN : w3cDatetimeMs(prev);
+      if (!Number.isNaN(pms)) next |= pms === ms ? L_PREV_SAME : L_PREV_MOVED;
+    }
+    this.lm[id] = next;
+  }
+
+  /** A result's evidence: its Last-Modified (a `done` 2xx), and its content hash against the previous crawl's. */
+  private resultLastmodFacts(id: number, ok2xx: boolean, facts: ResultFacts | undefined): void {
+    let l = this.lm[id]! & ~(L_HEADER | L_CH_SAME | L_CH_CHANGED);
+    if (ok2xx && facts) {
+      const header = facts.lastModified;
+      const hms = header === undefined ? NaN : httpDateMs(header, this.now());
+      if (!Number.isNaN(hms)) {
+        (this.headerMs = this.lmColumn(this.headerMs))[id] = hms;
+        l |= L_HEADER;
+      }
+      const hash = facts.contentHash;
+      if (hash !== undefined && this.previous) {
+        const key = this.keys.keyOf(id);
+        const prev = key === undefined ? undefined : this.previous(key)?.contentHash;
+        if (prev !== undefined) l |= prev === hash ? L_CH_SAME : L_CH_CHANGED;
+      }
+    }
+    this.lm[id] = l;
+  }
+
+  /** Applies the change of one URL's lastmod mask since `before` to the counts and its sitemaps' counters. */
+  private settleLm(id: number, before: number): void {
+    const after = this.lmMaskOf(id);
+    const diff = before ^ after;
+    if (diff === 0) return;
+    for (let bits = diff & M_FINDINGS; bits !== 0; bits &= bits - 1) {
+      const bit = bits & -bits;
+      this.lmCounts[31 - Math.clz32(bit)]! += (after & bit) !== 0 ? 1 : -1;
+    }
+    const ref = this.first[id]!;
+    if (ref === 0) return;
+    const apply = (s: SitemapInfo) => {
+      this.countLm(s, after & diff, 1);
+      this.countLm(s, before & diff, -1);
+    };
+    apply(this.sitemaps[ref - 1]!);
+    const second = this.second.get(id);
+    if (second === 0) return;
+    apply(this.sitemaps[second - 1]!);
+    for (const more of this.more.get(id) ?? []) apply(this.sitemaps[more - 1]!);
+  }
+
+  /** Adds `by` to sitemap `s`'s counters of each lastmod mask bit in `bits`. */
+  private countLm(s: SitemapInfo, bits: number, by: number): void {
+    if (bits === 0) return;
+    const counts = (s.lm ??= new Int32Array(5));
+    for (; bits !== 0; bits &= bits - 1) counts[31 - Math.clz32(bits & -bits)]! += by;
+  }
+
+  /** `times` listings of sitemap `s` with this lastmod: SITEMAP_UNIFORM_LASTMOD when all of them (≥ 5) carry one valid instant. */
+  private noteUniform(s: SitemapInfo, lastmod: string | undefined, times: number): void {
+    s.entries += times;
+    const ms = lastmod === undefined ? NaN : w3cDatetimeMs(lastmod);
+    if (!Number.isNaN(ms)) {
+      if (Number.isNaN(s.uniformMs)) {
+        s.uniformMs = ms;
+        s.sameLastmod = times;
+      } else if (ms === s.uniformMs) s.sameLastmod += times;
+    }
+    const bit = s.entries >= UNIFORM_LASTMOD_MIN && s.sameLastmod === s.entries ? UNIFORM_BIT : 0;
+    if ((s.mask & UNIFORM_BIT) === bit) return;
+    s.mask ^= UNIFORM_BIT;
+    this.sitemapCounts[31 - Math.clz32(UNIFORM_BIT)]! += bit !== 0 ? 1 : -1;
   }
 
   /** Applies the change of one URL's findings since `before` to the counts. */
@@ -685,8 +893,10 @@ export class AuditEngine {
     }
     if (source !== 'sitemap') return;
     const before = this.maskOf(id);
-    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh, before, times);
+    const lmBefore = this.lmMaskOf(id);
+    const affected = this.listing(id, from, entry, entry?.loc ?? url, key, fresh, before, lmBefore, times);
     this.settle(id, before);
+    this.settleLm(id, lmBefore);
     if (affected) for (const source of affected) this.recomputeHreflang(source);
   }
 
@@ -774,11 +984,12 @@ export class AuditEngine {
     key: string | undefined,
     fresh: boolean,
     before: number,
+    lmBefore: number,
     times = 1,
   ): number[] | null {
     this.flags[id] |= F_LISTED;
     const s = from === undefined ? undefined : this.sitemapOfListing(from);
-    if (s) this.member(id, s, before, times);
+    if (s) this.member(id, s, before, lmBefore, times);
     if (loc !== undefined) {
       if (s && !this.inScopeOf(s, loc)) {
         this.setOutOfScope(id, this.outOfScope(id) + times);
@@ -796,7 +1007,9 @@ export class AuditEngine {
         this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
         if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', times);
       }
+      if (v !== 'invalid') this.noteLastmod(id, w3cDatetimeMs(entry.lastmod), key);
     }
+    if (s) this.noteUniform(s, entry?.lastmod, times);
     const alternates = entry?.alternates;
     if (!alternates || alternates.length === 0) return null;
     for (let i = 0; i < alternates.length; i++) {
@@ -820,7 +1033,7 @@ export class AuditEngine {
    * Records that sitemap `s` lists URL `id`: a second sitemap, or the same one again. A sitemap new to
    * the URL counts the URL's findings as of `before` (the settle that follows adds the change since).
    */
-  private member(id: number, s: SitemapInfo, before: number, times = 1): void {
+  private member(id: number, s: SitemapInfo, before: number, lmBefore: number, times = 1): void {
     const ref = s.idx + 1;
     if (ref > 0xffff && this.first instanceof Uint16Array) {
       this.first = widened(this.first);
@@ -840,7 +1053,10 @@ export class AuditEngine {
         else set.add(ref);
       }
     }
-    if (!dup) this.countIn(s, before & PER_URL_BITS, 1);
+    if (!dup) {
+      this.countIn(s, before & PER_URL_BITS, 1);
+      this.countLm(s, lmBefore, 1);
+    }
     // After the first of `times` listings, the sitemap lists the URL already: the rest are duplicates.
     const again = dup ? times : times - 1;
     if (again > 0) {
@@ -944,6 +1160,9 @@ export class AuditEngine {
       this.flags = ensureCapacity(this.flags, need);
       this.first = ensureCapacity(this.first, need);
       this.page = ensureCapacity(this.page, need);
+      this.lm = ensureCapacity(this.lm, need);
+      if (this.lastmodMs) this.lastmodMs = ensureCapacity(this.lastmodMs, need);
+      if (this.headerMs) this.headerMs = ensureCapacity(this.headerMs, need);
       this.second.grow(need);
     }
     this.size = need;
@@ -966,6 +1185,10 @@ export class AuditEngine {
         final: false,
         announced: undefined,
         announcedAt: -1,
+        lm: null,
+        entries: 0,
+        sameLastmod: 0,
+        uniformMs: NaN,
       };
       this.sitemaps.push(s);
       this.sitemapByKey.set(key, s);
@@ -985,7 +1208,8 @@ export class AuditEngine {
 
   private judgeSitemap(s: SitemapInfo): void {
     const n = s.node;
-    const mask = n ? nodeFindingMask(n, this.parentOf(n), this.robotsSeen ? this.announced(n) : null) : 0;
+    // SITEMAP_UNIFORM_LASTMOD is judged from its listings (noteUniform), not from the node.
+    const mask = (n ? nodeFindingMask(n, this.parentOf(n), this.robotsSeen ? this.announced(n) : null) : 0) | (s.mask & UNIFORM_BIT);
     let diff = s.mask ^ mask;
     s.mask = mask;
     while (diff !== 0) {
@@ -1037,16 +1261,23 @@ export class AuditEngine {
 
   private report(d: FindingDefinition): Finding {
     const measured =
-      d.needs === 'none' || (d.needs === 'pages' && this.pages) || (d.needs === 'links' && this.links) || (d.needs === 'robots' && this.robotsSeen);
+      d.needs === 'none' ||
+      (d.needs === 'pages' && this.pages) ||
+      (d.needs === 'links' && this.links) ||
+      (d.needs === 'robots' && this.robotsSeen) ||
+      (d.needs === 'previous' && this.pages && this.previous !== undefined);
+    const lastmodIndex = LASTMOD_INDEX.get(d.code);
     const count = !measured
       ? 0
-      : d.code === 'REDIRECT_CHAIN' || d.code === 'REDIRECT_LOOP'
-        ? this.redirects.size === 0
-          ? 0
-          : this.chains()[d.code === 'REDIRECT_CHAIN' ? 'chain' : 'loop'].size
-        : d.subject === 'url'
-          ? this.urlCounts[URL_INDEX.get(d.code)!]!
-          : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
+      : lastmodIndex !== undefined
+        ? this.lmCounts[lastmodIndex]!
+        : d.code === 'REDIRECT_CHAIN' || d.code === 'REDIRECT_LOOP'
+          ? this.redirects.size === 0
+            ? 0
+            : this.chains()[d.code === 'REDIRECT_CHAIN' ? 'chain' : 'loop'].size
+          : d.subject === 'url'
+            ? this.urlCounts[URL_INDEX.get(d.code)!]!
+            : this.sitemapCounts[SITEMAP_INDEX.get(d.code as SitemapFindingCode)!]!;
     const f: Finding = { code: d.code, severity: d.severity, title: d.title, explanation: d.explanation, subject: d.subject, count, measured };
     if (d.code === 'DUPLICATE_TITLE' || d.code === 'DUPLICATE_META_DESCRIPTION')
       f.groups = measured ? (d.code === 'DUPLICATE_TITLE' ? this.titles : this.descriptions).groupCount() : 0;
