@@ -45,6 +45,12 @@ import type { CompareFilter, ComparePage, CompareQuery, CompareSummary } from '.
 import type { PageLinkRow } from '../../shared/model.js';
 import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import type { ViewFilter } from './data/url-views.js';
+import { BaseIndex } from './recrawl/base-index.js';
+import { createRecrawlBase } from './recrawl/recrawl-base.js';
+import { recrawlInput } from './recrawl/recrawl-input.js';
+import { Comparisons } from './compare/comparisons.js';
+import { firstRunAt, Scheduler, type SchedulerOptions } from './schedule.js';
+import { readListFile, writeListFile, type ParsedList } from './list-file.js';
 
 export interface CrawlServiceOptions {
   /** Where crawl folders (and, by default, catalog.json) live. */
@@ -66,6 +72,11 @@ export interface CrawlServiceOptions {
   onCheckpoint?(crawlId: string, position: number): void;
   /** How often a running crawl's checkpoint and counters are copied to the catalog. Default 5000 ms. */
   checkpointIntervalMs?: number;
+  /**
+   * Scheduled recrawls (schedule.ts): on unless false (the CLI: a short-lived process must not start
+   * them). `recrawl` replaces the service's own for tests.
+   */
+  scheduler?: false | (SchedulerOptions & { recrawl?(id: string, opts: RecrawlOptions): Promise<CrawlSummary> });
 }
 
 /** CrawlService plus what only in-process callers need. */
@@ -117,6 +128,12 @@ class Service implements LocalCrawlService {
   private readonly crawlerFactory: CrawlerFactory;
   private closed = false;
   private closing: Promise<void> | null = null;
+  /** Recrawls running now: their base index (recrawl/base-index.ts), by the recrawl's id. */
+  private readonly bases = new Map<string, BaseIndex>();
+  /** Recrawls the scheduler started (recrawlFinished says so); not persisted. */
+  private readonly scheduledRecrawls = new Set<string>();
+  private readonly comparisons: Comparisons;
+  private readonly scheduler: Scheduler | null;
 
   constructor(private readonly opts: CrawlServiceOptions) {
     this.stateDir = path.resolve(opts.stateDir);
@@ -151,6 +168,9 @@ class Service implements LocalCrawlService {
     }
     // Listeners attach after construction: tell them about startup warnings on the next turn.
     if (this.startup.length) setImmediate(() => this.startup.forEach((w) => this.events.emit('warning', w)));
+    this.comparisons = this.makeComparisons();
+    this.scheduler = opts.scheduler === false ? null : this.makeScheduler(opts.scheduler ?? {});
+    this.scheduler?.start();
   }
 
   warnings(): CrawlLogEntry[] {
@@ -175,8 +195,9 @@ class Service implements LocalCrawlService {
     if (!input || typeof input !== 'object' || !input.settings || typeof input.settings !== 'object') {
       throw new ServiceError('BAD_SETTINGS', 'A new crawl needs settings with at least a start URL or a sitemap URL.');
     }
-    const settings = resolveSettings(this.catalog.defaults(), input.settings);
-    const name = typeof input.name === 'string' && input.name.trim() ? input.name.trim().slice(0, 200) : defaultName(settings);
+    const listMode = input.list !== undefined || input.settings.mode === 'list';
+    // List mode: the list is checked (and stored) before the crawl exists; its settings need its first URL.
+    let settings = listMode ? null : resolveSettings(this.catalog.defaults(), input.settings);
     const id = this.newId();
     const at = this.now();
     try {
@@ -184,6 +205,17 @@ class Service implements LocalCrawlService {
     } catch (err) {
       throw new ServiceError('JOURNAL_WRITE_FAILED', `Could not create the crawl folder ${this.catalog.dirOf(id)}: ${(err as Error).message}`);
     }
+    let listed: ParsedList | undefined;
+    if (listMode) {
+      try {
+        ({ settings, listed } = this.listCrawlSettings(input, this.catalog.dirOf(id)));
+      } catch (err) {
+        fs.rmSync(this.catalog.dirOf(id), { recursive: true, force: true });
+        throw err;
+      }
+    }
+    if (!settings) throw new ServiceError('BAD_SETTINGS', 'A new crawl needs settings.');
+    const name = typeof input.name === 'string' && input.name.trim() ? input.name.trim().slice(0, 200) : defaultName(settings);
     const entry: CatalogEntry = {
       id,
       name,
@@ -193,8 +225,41 @@ class Service implements LocalCrawlService {
       createdAt: at,
       updatedAt: at,
     };
+    if (listed) entry.listSize = listed.size;
     this.catalog.put(entry);
     return this.summary(entry);
+  }
+
+  /**
+   * List mode: stores the list (list-file.ts; BAD_LIST when a line is no URL) and settles the settings:
+   * mode 'list', the list's first URL as start URL unless one is given, links not followed unless asked.
+   */
+  private listCrawlSettings(input: NewCrawl, dir: string): { settings: CrawlSettings; listed: ParsedList } {
+    if (input.settings.mode === 'spider') {
+      throw new ServiceError('BAD_SETTINGS', 'Setting "mode" is "spider" but a URL list was given: set mode "list" to crawl the list.');
+    }
+    const list = input.list;
+    if (list === undefined || (typeof list !== 'string' && (!list || typeof list.path !== 'string'))) {
+      throw new ServiceError(
+        'BAD_LIST',
+        'A list crawl needs its URLs: paste them one a line, or give a file (a .txt of URLs, or a CSV whose first column holds them).',
+      );
+    }
+    const listed = writeListFile(list, dir);
+    const settings = resolveSettings(this.catalog.defaults(), {
+      ...input.settings,
+      mode: 'list',
+      startUrl: input.settings.startUrl || listed.first,
+      followLinks: input.settings.followLinks ?? false,
+    });
+    return { settings, listed };
+  }
+
+  /** The engine's crawler for a crawl: a list crawl's reads its list from the crawl's folder each run. */
+  private crawlerFactoryFor(e: CatalogEntry): CrawlerFactory {
+    if (e.settings.mode !== 'list') return this.crawlerFactory;
+    const dir = this.catalog.dirOf(e.id);
+    return (o) => this.crawlerFactory({ ...o, list: () => readListFile(dir) });
   }
 
   rename(id: string, name: string): CrawlSummary {
@@ -326,6 +391,7 @@ class Service implements LocalCrawlService {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.closed = true;
+      this.scheduler?.stop();
       const running = [...this.live.entries()].filter(([, l]) => l.run);
       await Promise.all(
         running.map(async ([, l]) => {
@@ -510,29 +576,154 @@ class Service implements LocalCrawlService {
   // (compare/, schedule), crawl files (crawl-file). Keep the bodies here thin.
 
   async recrawl(id: string, opts: RecrawlOptions = {}): Promise<CrawlSummary> {
-    void opts;
-    throw new ServiceError('NOT_IMPLEMENTED', `Recrawl of ${id} is not built yet.`);
+    this.open();
+    const base = this.entry(id);
+    if (base.status === 'running' || this.launching.has(id)) {
+      throw new ServiceError('NOT_READY', `Crawl "${base.name}" is running: recrawl it once it has finished (or pause it first).`);
+    }
+    if (base.status === 'created') throw new ServiceError('BAD_STATE', `Crawl "${base.name}" has not been started: there is nothing to recrawl from yet; start it instead.`);
+    if (this.isDamaged(base)) throw new ServiceError('DAMAGED', this.damagedMessage(base));
+    if (base.settingsLost) {
+      throw new ServiceError('SETTINGS_LOST', `Crawl "${base.name}" cannot be recrawled: its settings were lost; start a new crawl of the site instead.`);
+    }
+    const created = this.create(recrawlInput(base, this.catalog.dirOf(base.id)));
+    const entry: CatalogEntry = { ...this.entry(created.id), baseId: base.id, changedOnly: opts.changedOnly === true };
+    this.catalog.put(entry);
+    if (opts.scheduled) this.scheduledRecrawls.add(entry.id);
+    return this.start(entry.id);
+  }
+
+  /**
+   * A recrawl about to run: its base index, rebuilt from the base's folder on every launch (a resume
+   * too). A base deleted meanwhile is BASE_MISSING: said in the crawl's log, and it runs without one.
+   * Returns the message to log, if any.
+   */
+  private async prepareRecrawl(e: CatalogEntry, l: Live): Promise<string | undefined> {
+    if (!e.baseId || l.runtime.recrawl) return undefined;
+    const journal = path.join(this.catalog.dirOf(e.baseId), JOURNAL_FILE);
+    let index: BaseIndex;
+    try {
+      index = await BaseIndex.build(journal);
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException)?.code === 'ENOENT' ? 'its folder or journal is gone' : toCrawlError(err, 'BASE_UNREADABLE').message;
+      return `The crawl this one recrawls (${e.baseId}) cannot be read (${why}): it goes on as a plain crawl, without conditional requests or carried-over results.`;
+    }
+    this.bases.get(e.id)?.close();
+    this.bases.set(e.id, index);
+    const rt = l.runtime;
+    const { queue, store } = rt.data;
+    rt.recrawl = createRecrawlBase({
+      index,
+      changedOnly: e.changedOnly === true,
+      lastmodOf: (key) => {
+        const id = queue.idOf(key);
+        return id === undefined || store.smFirst[id] === 0 ? undefined : store.lastmodOf(id);
+      },
+    });
+    return undefined;
+  }
+
+  /** A recrawl finished: its comparison with its base (when compare can make one), then recrawlFinished. */
+  private async recrawlFinished(s: CrawlSummary, baseId: string): Promise<void> {
+    const scheduled = this.scheduledRecrawls.delete(s.id);
+    let worse: string[] = [];
+    try {
+      worse = (await this.compare(baseId, s.id)).worse;
+    } catch (err) {
+      const e = toCrawlError(err, 'COMPARE_FAILED');
+      this.warn({
+        level: 'warning',
+        code: e.code === 'NOT_IMPLEMENTED' ? 'COMPARE_UNAVAILABLE' : e.code,
+        message: `Recrawl ${s.id} finished, but its comparison with ${baseId} could not be made (${e.message}); no finding is reported worse.`,
+      });
+    }
+    this.events.emit('recrawlFinished', { crawl: this.summaryOf(s.id) ?? s, baseId, scheduled, worse });
+  }
+
+  /** The summary of a crawl still in the catalog. */
+  private summaryOf(id: string): CrawlSummary | undefined {
+    const e = this.catalog.get(id);
+    return e ? this.summary(e) : undefined;
   }
 
   async compare(oldId: string, newId: string): Promise<CompareSummary> {
-    throw new ServiceError('NOT_IMPLEMENTED', `Comparing ${oldId} with ${newId} is not built yet.`);
+    this.open();
+    return this.comparisons.summary(oldId, newId);
   }
 
   async compareRows(oldId: string, newId: string, query: CompareQuery): Promise<ComparePage> {
-    void query;
-    throw new ServiceError('NOT_IMPLEMENTED', `Comparing ${oldId} with ${newId} is not built yet.`);
+    this.open();
+    return this.comparisons.rows(oldId, newId, query);
   }
 
   async exportCompare(oldId: string, newId: string, out: Writable, filter?: CompareFilter): Promise<{ rows: number }> {
-    void out;
-    void filter;
-    throw new ServiceError('NOT_IMPLEMENTED', `Comparing ${oldId} with ${newId} is not built yet.`);
+    this.open();
+    return this.comparisons.exportCsv(oldId, newId, out, filter);
   }
 
   setSchedule(id: string, every: 'daily' | 'weekly' | null, changedOnly?: boolean): CrawlSummary {
-    void every;
-    void changedOnly;
-    throw new ServiceError('NOT_IMPLEMENTED', `Scheduling ${id} is not built yet.`);
+    this.open();
+    const e = this.entry(id);
+    if (every !== null && every !== 'daily' && every !== 'weekly') {
+      throw new ServiceError('BAD_SETTINGS', `A schedule runs "daily" or "weekly" (or null for none), not "${String(every)}".`);
+    }
+    if (changedOnly !== undefined && typeof changedOnly !== 'boolean') throw new ServiceError('BAD_SETTINGS', 'changedOnly must be true or false.');
+    const next: CatalogEntry = { ...e, updatedAt: this.now() };
+    if (every === null) delete next.schedule;
+    else {
+      const cur = e.schedule;
+      // Same period: the next run keeps its time; another period starts counting from now.
+      next.schedule = {
+        every,
+        nextAt: cur?.every === every ? cur.nextAt : firstRunAt(every, this.now()),
+        changedOnly: changedOnly ?? cur?.changedOnly ?? false,
+      };
+      if (cur?.lastRunId !== undefined) next.schedule.lastRunId = cur.lastRunId;
+    }
+    this.catalog.put(next);
+    return this.summary(next);
+  }
+
+  /** The comparisons, over crawls that are loaded, not running, their audits complete. */
+  private makeComparisons(): Comparisons {
+    return new Comparisons({
+      open: async (id) => {
+        const e = this.entry(id);
+        if (e.status === 'running') throw new ServiceError('BAD_STATE', `Crawl "${e.name}" is running: compare it once it is paused or finished.`);
+        if (e.status === 'created') throw new ServiceError('BAD_STATE', `Crawl "${e.name}" has not been started: there is nothing to compare yet.`);
+        const rt = await this.runtime(id);
+        await rt.auditReady();
+        return {
+          id,
+          name: e.name,
+          settings: e.settings,
+          data: rt.data,
+          journalPath: rt.journalPath,
+          writer: rt.reader.writer,
+          findings: findingsOf(rt.data.audit, e.settings),
+          nodes: () => rt.data.tree.all(),
+        };
+      },
+      dirOf: (id) => this.catalog.dirOf(id),
+      warn: (message) => this.warn({ level: 'warning', code: 'COMPARE', message }),
+      now: () => this.now(),
+    });
+  }
+
+  /** The recrawl scheduler (schedule.ts) over this catalog. */
+  private makeScheduler(o: SchedulerOptions & { recrawl?(id: string, opts: RecrawlOptions): Promise<CrawlSummary> }): Scheduler {
+    return new Scheduler(
+      {
+        entries: () => this.catalog.all(),
+        refresh: (id) => this.catalog.refresh(id),
+        put: (entry) => this.catalog.put(entry),
+        status: (id) => this.catalog.get(id)?.status,
+        recrawl: (id, ro) => (o.recrawl ? o.recrawl(id, ro) : this.recrawl(id, ro)),
+        warn: (message) => this.warn({ level: 'warning', code: 'SCHEDULE', message }),
+        now: () => this.now(),
+      },
+      o,
+    );
   }
 
   async exportCrawlFile(id: string, out: Writable): Promise<{ bytes: number }> {
@@ -592,10 +783,12 @@ class Service implements LocalCrawlService {
       lock.release();
       return this.get(id);
     }
+    const baseMissing = await this.prepareRecrawl(e, l);
     const at = this.now();
     let outcome: Promise<CrawlerOutcome>;
     try {
       outcome = l.runtime.run();
+      if (baseMissing) l.runtime.hooks.onLog!({ at, level: 'error', code: 'BASE_MISSING', message: baseMissing });
     } catch (err) {
       // The journal cannot be written: the crawl stays paused, with the reason.
       lock.release();
@@ -670,8 +863,10 @@ class Service implements LocalCrawlService {
     if (cp) this.opts.onCheckpoint?.(id, cp.position);
     l.progress.push();
     const s = this.summary(next);
+    if (next.status !== 'paused') this.releaseBase(id, l);
     if (next.status === 'finished') this.events.emit('finished', s);
     else if (next.status === 'failed') this.events.emit('failed', s);
+    if (next.status === 'finished' && next.baseId) void this.recrawlFinished(s, next.baseId);
     this.evictIdle();
   }
 
@@ -826,7 +1021,7 @@ class Service implements LocalCrawlService {
       dir: this.catalog.dirOf(e.id),
       settings: e.settings,
       now: this.now,
-      crawlerFactory: this.crawlerFactory,
+      crawlerFactory: this.crawlerFactoryFor(e),
       fetcher: this.opts.fetcher,
       faults: this.opts.faults,
       onWriteFailure: (err: ServiceError) => this.onWriteFailure(e.id, err),
@@ -840,10 +1035,18 @@ class Service implements LocalCrawlService {
     while (idle.length > max) void this.unload(idle.shift()![0]);
   }
 
+  /** Lets a recrawl's base index go (it ended, or is unloaded). */
+  private releaseBase(id: string, l: Live): void {
+    this.bases.get(id)?.close();
+    this.bases.delete(id);
+    l.runtime.recrawl = undefined;
+  }
+
   private async unload(id: string): Promise<void> {
     const l = this.live.get(id);
     if (!l || l.run) return;
     this.live.delete(id);
+    this.releaseBase(id, l);
     l.progress.dispose();
     if (l.cpTimer) clearInterval(l.cpTimer);
     // Releases the crawler's own HTTP client; the journal is not touched.
@@ -889,6 +1092,11 @@ class Service implements LocalCrawlService {
     if (e.startedAt !== undefined) s.startedAt = e.startedAt;
     if (e.finishedAt !== undefined) s.finishedAt = e.finishedAt;
     if (e.error) s.error = e.error;
+    if (e.baseId !== undefined) s.baseId = e.baseId;
+    if (e.changedOnly !== undefined) s.changedOnly = e.changedOnly;
+    if (e.schedule) s.schedule = e.schedule;
+    if (e.listSize !== undefined) s.listSize = e.listSize;
+    if (e.imported) s.imported = e.imported;
     if (this.isDamaged(e)) s.damaged = true;
     return s;
   }
