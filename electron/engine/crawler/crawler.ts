@@ -16,6 +16,8 @@ import {
   type PageInfo,
   type PageLink,
   type RecordedLink,
+  type CarriedPage,
+  type RecrawlBase,
   type Request,
   type RequestInit,
   type ResultFacts,
@@ -29,7 +31,7 @@ import { fetchRobotsTxt, robotsFromCheckpoint } from '../robots/robots-fetch.js'
 import { extractPageInfo, parseRobotsDirectives } from '../links/links.js';
 import { decodeBody } from '../http/charset.js';
 import { originOf, robotsUrlFor, toUniqueKey, hostOf, resolveUrl } from '../frontier/url.js';
-import { inScope, scopeTest } from '../frontier/scope.js';
+import { inScope, registrableDomain, scopeTest } from '../frontier/scope.js';
 import { classifyBody, readBody } from '../http/response-kind.js';
 import { UrlFilter } from '../frontier/url-filter.js';
 
@@ -44,8 +46,18 @@ export interface CrawlerOptions {
   checkpoint?: CrawlerCheckpoint;
   /** Filter for sitemaps announced by other sitemaps (tests keep only local ones). */
   keepSitemap?(url: string): boolean;
+  /**
+   * List mode (settings.mode 'list'): the list's URLs (absolute, normalised), read afresh each run. The
+   * first run admits them as 'start' URLs; every run learns the list's hosts from them (the scope).
+   */
+  list?: () => AsyncIterable<string>;
   /** Clock, for tests. */
   now?(): number;
+  /**
+   * Recrawl: what the base crawl knows. Pages and sitemaps are fetched with its validators; a 304
+   * keeps its answer (and its links and entries), as does a URL changed-only mode does not fetch.
+   */
+  recrawl?: RecrawlBase;
 }
 
 export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
@@ -77,6 +89,7 @@ export class Crawler {
   readonly queue: MemoryRequestQueue;
   private readonly settings: CrawlSettings;
   private readonly hooks: CrawlerHooks;
+  private readonly recrawl: RecrawlBase | undefined;
   private readonly fetcher: HttpFetcher;
   private readonly ownsFetcher: boolean;
   private readonly list: SitemapRequestList;
@@ -94,6 +107,9 @@ export class Crawler {
   /** The uniqueKeys of the page being handled's links (null: unparsable), as admission found them; for onPageLinks. */
   private readonly pageKeys = new Map<string, string | null>();
   private scopeTestFn: ((url: string) => boolean) | undefined;
+  private readonly listUrls: (() => AsyncIterable<string>) | undefined;
+  /** List mode: the list's host names ('host' scope) or registrable domains ('domain'), once read. */
+  private listScope: Set<string> | null = null;
   private readonly robotsProblems = new Map<string, { code: string; message: string }[]>();
   /** Sitemap problems logged because their node did not store them: per node id, and in all. */
   private readonly problemsLogged = new Map<string, number>();
@@ -106,7 +122,9 @@ export class Crawler {
   constructor(opts: CrawlerOptions) {
     this.settings = opts.settings;
     this.hooks = opts.hooks;
+    this.recrawl = opts.recrawl;
     this.now = opts.now ?? Date.now;
+    this.listUrls = opts.list;
     this.ownsFetcher = !opts.fetcher;
     this.fetcher = opts.fetcher ?? createHttpFetcher(fetcherOptionsFrom(opts.settings));
     this.filter = new UrlFilter(opts.settings);
@@ -138,6 +156,7 @@ export class Crawler {
       timeoutMs: opts.settings.sitemapTimeoutMs,
       idleTimeoutMs: opts.settings.idleTimeoutMs,
       retries: opts.settings.retries,
+      ...(opts.recrawl ? { carry: opts.recrawl } : {}),
     });
     for (const node of this.list.nodes()) this.nodeMap.set(node.id, node);
 
@@ -213,6 +232,7 @@ export class Crawler {
 
   private async loop(): Promise<CrawlerOutcome> {
     try {
+      if (this.settings.mode === 'list' && !this.listScope) await this.readList(!this.seeded);
       if (!this.seeded) {
         await this.seed();
         this.seeded = true;
@@ -278,6 +298,14 @@ export class Crawler {
   private async seed(): Promise<void> {
     const s = this.settings;
     const explicit = s.sitemapUrls.map((u) => normaliseOrThrow(u, 'sitemap URL'));
+    if (s.mode === 'list') {
+      // The list was admitted by readList; sitemaps given explicitly are read, robots.txt's are not.
+      if (s.useSitemaps && explicit.length > 0) {
+        this.list.prepare();
+        for (const url of explicit) this.list.addSitemap(url, { parentId: null });
+      }
+      return;
+    }
     const start = s.startUrl ? normaliseOrThrow(s.startUrl, 'start URL') : null;
     if (!start && explicit.length === 0) {
       throw new EngineError('NO_START', 'Give a start URL or at least one sitemap URL.');
@@ -299,6 +327,32 @@ export class Crawler {
     if (start && s.fetchPages) {
       this.admit({ url: start, source: 'start', depth: 0 });
     }
+  }
+
+  /**
+   * List mode: reads the list through, learning its hosts (the crawl's scope) and, when `admit`, admitting
+   * each URL as a 'start' URL at depth 0, in the list's order. A URL already in the frontier (admitted
+   * before a kill cut the first run's seeding short) is not admitted again.
+   */
+  private async readList(admit: boolean): Promise<void> {
+    if (!this.listUrls) throw new EngineError('NO_LIST', 'This list crawl has no URL list to fetch; create it again from the list.');
+    const byDomain = this.settings.scope === 'domain';
+    const scope = new Set<string>();
+    const hosts = new Set<string>();
+    let lastHost = '';
+    for await (const url of this.listUrls()) {
+      const host = hostnameOfHref(url);
+      if (host !== lastHost && !hosts.has(host)) {
+        hosts.add(host);
+        scope.add(byDomain ? registrableDomain(host) : host);
+      }
+      lastHost = host;
+      if (!admit) continue;
+      const key = tryKey(url);
+      if (key !== null && this.queue.has(key)) continue;
+      this.admit(key === null ? { url, source: 'start', depth: 0 } : { url, uniqueKey: key, source: 'start', depth: 0 });
+    }
+    this.listScope = scope;
   }
 
   /** Fetches robots.txt for the start origin, adds its node and its sitemaps; returns the node id. */
@@ -420,7 +474,7 @@ export class Crawler {
     } catch {
       // an unparsable hop is refused by the fetcher itself
     }
-    if (!sameHost && !inScope(next, this.scopeAnchor(), this.settings.scope)) {
+    if (!sameHost && !(this.listScope ? this.inScope(next) : inScope(next, this.scopeAnchor(), this.settings.scope))) {
       throw new EngineError('REDIRECT_OUT_OF_SCOPE', `${from} redirects to ${next}, outside the crawl's scope (${this.settings.scope}): not followed.`);
     }
     if (!(await this.isAllowed(next))) {
@@ -450,7 +504,22 @@ export class Crawler {
 
   /** Whether a URL is in the crawl's scope (scope.ts's inScope, its start host worked out once). */
   private inScope(url: string): boolean {
+    if (this.listScope) return this.inListScope(url);
     return (this.scopeTestFn ??= scopeTest(this.settings.startUrl || this.scopeAnchor(), this.settings.scope))(url);
+  }
+
+  /** List mode's scope: a URL on one of the list's hosts (or their registrable domains; 'any': every URL). */
+  private inListScope(url: string): boolean {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return false;
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+    const mode = this.settings.scope;
+    if (mode === 'any') return true;
+    return this.listScope!.has(mode === 'domain' ? registrableDomain(u.hostname) : u.hostname);
   }
 
   private admit(init: RequestInit): void {
@@ -473,17 +542,32 @@ export class Crawler {
         this.finish(req, 'blocked', { blockedByRobots: true });
         return;
       }
+      const rb = this.recrawl;
+      if (rb?.unchanged?.(req)) {
+        // Changed-only: its lastmod did not move and it did not fail last time: kept without a request.
+        const kept = await rb.carried(req.uniqueKey);
+        if (kept) return this.keep(req, kept, false);
+      }
+      const pageFetch = {
+        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        followRedirects: false,
+        // The page may turn out to be a sitemap: the fetch takes a sitemap's cap, and an HTML
+        // page is held to its own cap when read (route).
+        maxBodyBytes: this.settings.useSitemaps
+          ? Math.max(this.settings.maxBodyBytes, this.list.sitemapFetchOptions().maxBodyBytes ?? 0)
+          : this.settings.maxBodyBytes,
+      };
       let res: FetchResponse;
       try {
-        res = await this.fetcher.fetch(req.url, {
-          accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
-          followRedirects: false,
-          // The page may turn out to be a sitemap: the fetch takes a sitemap's cap, and an HTML
-          // page is held to its own cap when read (route).
-          maxBodyBytes: this.settings.useSitemaps
-            ? Math.max(this.settings.maxBodyBytes, this.list.sitemapFetchOptions().maxBodyBytes ?? 0)
-            : this.settings.maxBodyBytes,
-        });
+        const conditional = rb?.validators(req.uniqueKey);
+        res = await this.fetcher.fetch(req.url, conditional ? { ...pageFetch, conditional } : pageFetch);
+        if (res.status === 304 && conditional) {
+          await drain(res.body, res);
+          const kept = await rb!.carried(req.uniqueKey);
+          if (kept) return this.keep(req, kept, true);
+          // The base's answer cannot be read back (its folder is gone): fetched again in full.
+          res = await this.fetcher.fetch(req.url, pageFetch);
+        }
       } catch (err) {
         const e = asEngineError(err, 'NETWORK_ERROR');
         if (req.source === 'start') this.startFailure = e;
@@ -640,6 +724,46 @@ export class Crawler {
     this.admit(key === null ? { url, source, depth, discoveredFrom: page.url } : { url, uniqueKey: key, source, depth, discoveredFrom: page.url });
   }
 
+  /**
+   * Recrawl: the base's answer for `req` becomes this crawl's, marked carried over (and not modified
+   * when the server said so), and what it led to re-enters the frontier as if the page had just been
+   * fetched: its redirect target, and a page's links, canonical, alternates and references.
+   */
+  private keep(req: Request, kept: CarriedPage, notModified: boolean): void {
+    const result: UrlResult = { ...kept.result, carriedOver: true };
+    if (notModified) result.notModified = true;
+    else delete result.notModified;
+    this.finish(req, kept.state, result, kept.facts);
+    const status = result.status ?? 0;
+    if (status >= 300 && status < 400 && result.redirectTo !== undefined && safeKey(result.redirectTo) !== req.uniqueKey) {
+      this.admit({ url: result.redirectTo, source: 'redirect', depth: req.depth, discoveredFrom: req.url });
+    }
+    const links = kept.links;
+    if (links === undefined) return;
+    const xRobotsTag = result.xRobotsTag;
+    const pageNofollow = !!((result.metaRobots && parseRobotsDirectives(result.metaRobots).nofollow) || (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow));
+    this.pageKeys.clear();
+    if (this.settings.followLinks && !pageNofollow) {
+      const depth = req.depth + 1;
+      // Each URL once, in document order, followed when any of its links is (as extractPageInfo merges them).
+      const followed = new Set<string>();
+      for (const l of links) if (!l.nofollow) followed.add(l.url);
+      for (const url of followed) this.admitFromPage(req, url, 'link', depth);
+      for (const url of kept.references ?? []) this.admitFromPage(req, url, 'reference', depth);
+      if (result.canonical) this.admitFromPage(req, result.canonical, 'canonical', depth);
+      for (const alt of result.hreflang ?? []) this.admitFromPage(req, alt.href, 'hreflang', depth);
+    }
+    if (this.hooks.onPageLinks) {
+      const out: RecordedLink[] = [];
+      for (const l of links) {
+        const key = this.pageKeys.get(l.url);
+        out.push({ url: l.url, uniqueKey: key !== undefined ? key : tryKey(l.url), anchor: l.anchor, nofollow: l.nofollow || pageNofollow, external: !this.inScope(l.url) });
+      }
+      this.pageKeys.clear();
+      this.hooks.onPageLinks(req, out);
+    }
+  }
+
   private finish(req: Request, state: 'done' | 'error' | 'blocked', result: UrlResult, facts?: ResultFacts): void {
     if (this.finished.has(req)) return;
     this.finished.add(req);
@@ -751,11 +875,23 @@ function pageFacts(page: PageInfo): ResultFacts {
     metaDescriptionCount: page.metaDescriptionCount,
     h1Count: page.h1Count,
     wordCount: page.wordCount,
+    contentHash: page.contentHash,
   };
   if (page.metaDescription !== undefined) facts.metaDescription = page.metaDescription;
   if (page.h1 !== undefined) facts.h1 = page.h1;
   if (page.lang !== undefined) facts.lang = page.lang;
   return facts;
+}
+
+/** The host name of a normalised http(s) href (what new URL(href).hostname is), without parsing it again. */
+function hostnameOfHref(href: string): string {
+  const from = href.indexOf('//') + 2;
+  const slash = href.indexOf('/', from);
+  const authority = href.slice(from, slash < 0 ? undefined : slash);
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
+  const colon = host.lastIndexOf(':');
+  return colon < 0 ? host : host.slice(0, colon);
 }
 
 function normaliseOrThrow(url: string, what: string): string {

@@ -221,11 +221,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
         url: href,
         method: 'GET',
         signal: ac.signal,
-        headers: {
-          'User-Agent': options.userAgent,
-          Accept: ctx.opts.accept ?? DEFAULT_ACCEPT,
-          'Accept-Encoding': ACCEPT_ENCODING,
-        },
+        headers: requestHeaders(options.userAgent, ctx.opts),
       });
       res = response.data as IncomingMessage;
     } catch (err) {
@@ -576,6 +572,19 @@ function discard(ex: Exchange): void {
 }
 
 // ---------------------------------------------------------------- urls, headers, errors
+
+/** A request's headers: the client's, and a recrawl's validators (sent on every hop of a redirect). */
+function requestHeaders(userAgent: string, opts: FetchOptions): Record<string, string> {
+  const h: Record<string, string> = {
+    'User-Agent': userAgent,
+    Accept: opts.accept ?? DEFAULT_ACCEPT,
+    'Accept-Encoding': ACCEPT_ENCODING,
+  };
+  const c = opts.conditional;
+  if (c?.etag) h['If-None-Match'] = c.etag;
+  if (c?.lastModified) h['If-Modified-Since'] = c.lastModified;
+  return h;
+}
 
 function parseHttpUrl(url: string): URL {
   let parsed: URL;

@@ -38,8 +38,10 @@ import {
   type FetchOptions,
   type FetchResponse,
   type HttpFetcher,
+  type CarriedSitemap,
   type KeyValueStore,
   type ListingWire,
+  type RecrawlBase,
   type RequestInit,
   type SitemapItem,
   type SitemapLimits,
@@ -100,6 +102,12 @@ export interface SitemapRequestListOptions {
    * memory: docs/performance.md). Default: true unless the environment sets SPINNERET_PARSE_WORKER=0.
    */
   parseInWorker?: boolean;
+  /**
+   * Recrawl: sitemaps are fetched with the base crawl's validators; one that answers 304 (or 200
+   * with the same validators and the same index lastmod as in the base) is not parsed: the base's
+   * reading of it is handed out instead, items and node alike (the node marked carriedOver).
+   */
+  carry?: Pick<RecrawlBase, 'sitemapValidators' | 'carriedSitemap'>;
 }
 
 /** A sitemap waiting to be read. */
@@ -187,6 +195,8 @@ interface Reading {
   broke?: number;
   /** The last problem item consumed that is not a "… and N more" summary, and whether the node kept it. */
   lastProblem?: { problem: Problem; kept: boolean };
+  /** Recrawl: the base's node of a sitemap carried over (its items come from the base, not a body). */
+  carried?: SitemapNode;
 }
 
 const ACCEPT = 'application/xml,text/xml;q=0.9,application/rss+xml;q=0.9,application/atom+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
@@ -601,7 +611,7 @@ export class SitemapRequestList {
       this.emit(node);
       if (item.attempt) await sleep(this.retryDelay(item.attempt));
       try {
-        response = await this.opts.fetcher.fetch(item.url, { ...this.sitemapFetchOptions(), beforeRedirect: this.hopCheck });
+        response = await this.opts.fetcher.fetch(item.url, { ...this.fetchOptionsFor(item), beforeRedirect: this.hopCheck });
       } catch (err) {
         const e = asProblem(err, 'NETWORK_ERROR', item.url);
         node.state = 'error';
@@ -614,7 +624,25 @@ export class SitemapRequestList {
       this.emit(node);
     }
 
+    const carried = this.carriedFor(item, response);
+    if (carried) return this.openCarried(item, node, response, carried);
+    if (response.status === 304) {
+      // Not modified, but the base's reading cannot be had (its folder is gone): read it afresh.
+      response.body.destroy();
+      try {
+        response = await this.opts.fetcher.fetch(item.url, { ...this.sitemapFetchOptions(), beforeRedirect: this.hopCheck });
+      } catch (err) {
+        node.state = 'error';
+        this.addProblem(node, asProblem(err, 'NETWORK_ERROR', item.url), false, true);
+        this.emit(node);
+        return;
+      }
+    }
     node.httpStatus = response.status;
+    const etag = response.headers.etag;
+    const lastModified = response.headers['last-modified'];
+    if (etag !== undefined) node.etag = etag;
+    if (lastModified !== undefined) node.lastModified = lastModified;
     if (response.finalUrl && response.finalUrl !== item.url) node.finalUrl = response.finalUrl;
     if (response.redirectChain?.length) node.redirectChain = response.redirectChain.map((h) => ({ ...h }));
     this.unsaid.add(node);
@@ -710,7 +738,7 @@ export class SitemapRequestList {
     ahead.done = (async () => {
       try {
         const response = await this.opts.fetcher.fetch(next.url, {
-          ...this.sitemapFetchOptions(),
+          ...this.fetchOptionsFor(next),
           signal: abort.signal,
           beforeRedirect: this.hopCheck,
         });
@@ -752,7 +780,7 @@ export class SitemapRequestList {
     node.uncompressedBytes = summary.uncompressedBytes;
     node.urlCount = summary.urlCount;
     node.childCount = summary.childCount;
-    node.bytes = r.response.wireBytes();
+    node.bytes = r.carried ? r.carried.bytes : r.response.wireBytes();
     this.sitemapsRead++;
     if (summary.urlCount > 0) {
       this.urlSitemapsRead++;
@@ -770,7 +798,7 @@ export class SitemapRequestList {
         this.addProblem(node, f, false, true);
       }
     } else {
-      node.state = 'done';
+      node.state = r.carried?.state === 'error' ? 'error' : 'done';
     }
     // Ended before the spool is let go: a checkpoint taken while it closes must see the sitemap
     // ended, not gone from reading with its node still fetching (a kill then left it so for good).
@@ -824,6 +852,70 @@ export class SitemapRequestList {
 
   private retryDelay(attempt: number): number {
     return Math.min(MAX_RETRY_DELAY_MS, (this.opts.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS) * 2 ** (attempt - 1));
+  }
+
+  /** How a queued sitemap is fetched: as sitemapFetchOptions says, conditionally in a recrawl when the base has validators. */
+  private fetchOptionsFor(item: PendingSitemap): FetchOptions {
+    const o = this.sitemapFetchOptions();
+    const v = this.opts.carry?.sitemapValidators(item.id);
+    if (v && (v.etag !== undefined || v.lastModified !== undefined)) {
+      o.conditional = {};
+      if (v.etag !== undefined) o.conditional.etag = v.etag;
+      if (v.lastModified !== undefined) o.conditional.lastModified = v.lastModified;
+    }
+    return o;
+  }
+
+  /**
+   * Recrawl: the base's reading of a sitemap when this answer says it did not change: a 304, or a
+   * 200 whose validators are the base's while its index gives it the base's lastmod.
+   */
+  private carriedFor(item: PendingSitemap, response: FetchResponse): CarriedSitemap | undefined {
+    const carry = this.opts.carry;
+    if (!carry) return undefined;
+    const v = carry.sitemapValidators(item.id);
+    if (!v) return undefined;
+    let unchanged = response.status === 304;
+    if (!unchanged && response.status >= 200 && response.status < 300 && item.lastmod !== undefined && item.lastmod === v.indexLastmod) {
+      const etag = response.headers.etag;
+      const lastModified = response.headers['last-modified'];
+      unchanged = v.etag !== undefined ? etag === v.etag : v.lastModified !== undefined && lastModified === v.lastModified;
+    }
+    return unchanged ? carry.carriedSitemap(item.id) : undefined;
+  }
+
+  /** Starts handing out a carried sitemap's items (from the base) as if its body were being read. */
+  private openCarried(item: Queued, node: SitemapNode, response: FetchResponse, carried: CarriedSitemap): void {
+    response.body.destroy();
+    void discardSpool(item);
+    const base = carried.node;
+    node.httpStatus = base.httpStatus;
+    for (const k of ['finalUrl', 'redirectChain', 'etag', 'lastModified'] as const) {
+      if (base[k] !== undefined) (node as unknown as Record<string, unknown>)[k] = base[k];
+    }
+    node.problems = base.problems.map((p) => ({ ...p }));
+    if (base.problemCounts) node.problemCounts = { ...base.problemCounts };
+    node.carriedOver = true;
+    if (node.finalUrl !== undefined) {
+      const finalKey = tryUniqueKey(node.finalUrl);
+      if (finalKey !== null && !this.seen.has(finalKey)) this.seen.set(finalKey, item.id);
+    }
+    this.unsaid.add(node);
+    this.reading = {
+      item,
+      node,
+      response,
+      spool: NO_SPOOL,
+      gen: carriedStream(carried),
+      batch: [],
+      pos: 0,
+      consumed: 0,
+      skip: item.skip ?? 0,
+      urls: 0,
+      children: 0,
+      carried: base,
+    };
+    this.readAhead();
   }
 
   private addChild(r: Reading, loc: string, lastmod: string | undefined): void {
@@ -1023,6 +1115,20 @@ export class SitemapRequestList {
   private maxBody(): number {
     return resolveLimits(this.opts.limits).maxUncompressedBytes + 1024 * 1024;
   }
+}
+
+/** The spool of a carried sitemap: it has no body. */
+const NO_SPOOL = {
+  downloaded: Promise.resolve(),
+  error: () => undefined,
+  dispose: () => Promise.resolve(),
+} as unknown as BodySpool;
+
+/** A carried sitemap's items, then the summary its base node gives. */
+async function* carriedStream(c: CarriedSitemap): AsyncGenerator<SitemapItem[], SitemapSummary, void> {
+  for await (const batch of c.items()) yield batch;
+  const n = c.node;
+  return { type: n.type, gzip: n.gzip, uncompressedBytes: n.uncompressedBytes, urlCount: n.urlCount, childCount: n.childCount };
 }
 
 /** What of a queued sitemap is persisted (and carried into a new attempt). */
