@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import type { UrlResult } from '../../shared/model.js';
 import { UrlResultSchema } from '../../shared/contract.js';
 import { Crawler } from '../../electron/engine/crawler/crawler.js';
+import { extractPageInfo } from '../../electron/engine/links/links.js';
 import type { ResultFacts } from '../../electron/engine/types.js';
 import { BUILTIN_DEFAULTS } from '../../electron/service/catalog/settings.js';
 import { startLocalServer, type LocalServer } from '../fixtures/server.js';
@@ -154,6 +155,8 @@ describe('onResult facts: response time, sizes, validators and page fields', () 
     assert.equal(f.h1Count, 1);
     assert.equal(f.lang, 'en');
     assert.equal(f.wordCount, 2 + 4 + 9);
+    assert.equal(f.contentHash, extractPageInfo(home.toString('utf8'), server.origin + '/').contentHash);
+    assert.match(f.contentHash!, /^[A-Za-z0-9_-]{43}$/);
     // Beside the UrlResult, not in it: every result keeps the contract's strict shape, as journalled.
     assert.ok(results.size >= 10, `${results.size} results`);
     for (const [path, { result }] of results) {

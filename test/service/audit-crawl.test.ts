@@ -7,12 +7,23 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
 import { Crawler } from '../../electron/engine/crawler/crawler.js';
-import { AuditEngine } from '../../electron/service/audit/engine.js';
-import { expectedAudit, expectedUrlBadges, startAuditSite, type AuditRun, type AuditSite } from '../fixtures/audit-site.js';
-import { PAGE_FINDING_CODES } from '../../electron/service/audit/types.js';
+import type { ResultFacts } from '../../electron/engine/types.js';
+import { AuditEngine, laterLastmod } from '../../electron/service/audit/engine.js';
+import {
+  expectedAudit,
+  expectedLastmodTrust,
+  expectedUrlBadges,
+  startAuditSite,
+  type AuditCrawl,
+  type AuditRun,
+  type AuditSite,
+} from '../fixtures/audit-site.js';
+import { PAGE_FINDING_CODES, type PreviousCrawlLookup, type PreviousUrlFacts } from '../../electron/service/audit/types.js';
 
 /** The audit site plants sitemap findings; the page findings are asserted on the realistic site (realistic-crawl.test.ts). */
 const PAGE_CODES = new Set<string>(PAGE_FINDING_CODES);
+/** Measured only in a recrawl (against the previous crawl). */
+const CROSS_CRAWL = new Set(['LASTMOD_FAKE_FRESH', 'LASTMOD_STALE']);
 
 function settings(startUrl: string, run: AuditRun): CrawlSettings {
   return {
@@ -44,7 +55,7 @@ function settings(startUrl: string, run: AuditRun): CrawlSettings {
 type Recorded =
   | { kind: 'admit'; id: number; url: string; source: RequestSource; entry?: SitemapUrlEntry; from?: string }
   | { kind: 'dup'; id: number; d: { source: RequestSource; from?: string }; entry?: SitemapUrlEntry }
-  | { kind: 'result'; id: number; state: 'done' | 'error' | 'blocked'; r: UrlResult }
+  | { kind: 'result'; id: number; state: 'done' | 'error' | 'blocked'; r: UrlResult; facts?: ResultFacts }
   | { kind: 'node'; node: SitemapNode };
 
 interface AuditedCrawl {
@@ -53,11 +64,15 @@ interface AuditedCrawl {
   /** URL by id, as admitted. */
   urls: string[];
   events: Recorded[];
+  /** uniqueKey by id, as admitted. */
+  keys: string[];
+  previous?: PreviousCrawlLookup;
 }
 
-async function auditCrawl(site: AuditSite, run: AuditRun): Promise<AuditedCrawl> {
-  const engine = new AuditEngine({ crawlUrl: site.url('/'), pagesCrawled: run === 'full' });
+async function auditCrawl(site: AuditSite, run: AuditRun, previous?: PreviousCrawlLookup): Promise<AuditedCrawl> {
+  const engine = new AuditEngine({ crawlUrl: site.url('/'), pagesCrawled: run === 'full', previous });
   const urls: string[] = [];
+  const keys: string[] = [];
   const events: Recorded[] = [];
   const crawler = new Crawler({
     settings: settings(site.url('/'), run),
@@ -65,6 +80,7 @@ async function auditCrawl(site: AuditSite, run: AuditRun): Promise<AuditedCrawl>
     hooks: {
       onAdmitted(req) {
         urls[req.id] = req.url;
+        keys[req.id] = req.uniqueKey;
         engine.admitted(req.id, req.url, req.source, req.sitemapEntry, req.discoveredFrom, req.uniqueKey);
         events.push({ kind: 'admit', id: req.id, url: req.url, source: req.source, entry: req.sitemapEntry, from: req.discoveredFrom });
       },
@@ -72,9 +88,9 @@ async function auditCrawl(site: AuditSite, run: AuditRun): Promise<AuditedCrawl>
         engine.discovered(id, d, init.sitemapEntry);
         events.push({ kind: 'dup', id, d, entry: init.sitemapEntry });
       },
-      onResult(req, state, r) {
-        engine.result(req.id, state, r);
-        events.push({ kind: 'result', id: req.id, state, r });
+      onResult(req, state, r, facts) {
+        engine.result(req.id, state, r, facts);
+        events.push({ kind: 'result', id: req.id, state, r, facts });
       },
       onNode(node) {
         engine.node(node);
@@ -83,7 +99,34 @@ async function auditCrawl(site: AuditSite, run: AuditRun): Promise<AuditedCrawl>
     },
   });
   const outcome = await crawler.run();
-  return { engine, outcome, urls, events };
+  return { engine, outcome, urls, events, keys, previous };
+}
+
+/**
+ * What a recrawl's base index gives the audit, built from a crawl's events: per uniqueKey, the latest
+ * valid lastmod of its listings and the content hash of its latest result when a 2xx page.
+ */
+function previousOf(c: AuditedCrawl): PreviousCrawlLookup {
+  const facts = new Map<string, PreviousUrlFacts>();
+  const at = (id: number) => {
+    let f = facts.get(c.keys[id]!);
+    if (!f) facts.set(c.keys[id]!, (f = {}));
+    return f;
+  };
+  for (const e of c.events) {
+    if (e.kind === 'admit' || e.kind === 'dup') {
+      if (e.entry?.lastmod === undefined) continue;
+      const f = at(e.id);
+      const later = laterLastmod(f.lastmod, e.entry.lastmod);
+      if (later !== undefined) f.lastmod = later;
+    } else if (e.kind === 'result') {
+      const f = at(e.id);
+      const ok = e.state === 'done' && e.r.status !== undefined && e.r.status >= 200 && e.r.status < 300;
+      if (ok && e.facts?.contentHash !== undefined) f.contentHash = e.facts.contentHash;
+      else delete f.contentHash;
+    }
+  }
+  return (key) => facts.get(key);
 }
 
 /** Each finding as { measured, count, urls } with URLs sorted, from the engine. */
@@ -97,8 +140,8 @@ function found(c: AuditedCrawl): Record<string, { measured: boolean; count: numb
   return out;
 }
 
-function assertMatches(c: AuditedCrawl, site: AuditSite, run: AuditRun): void {
-  const expected = expectedAudit(site.origin, run);
+function assertMatches(c: AuditedCrawl, site: AuditSite, run: AuditRun, crawl: AuditCrawl = 'first'): void {
+  const expected = expectedAudit(site.origin, run, crawl);
   const actual = found(c);
   assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), 'the same finding codes');
   for (const [code, ex] of Object.entries(expected)) {
@@ -107,14 +150,18 @@ function assertMatches(c: AuditedCrawl, site: AuditSite, run: AuditRun): void {
     assert.deepEqual(got.urls, ex.urls, `${code}: members`);
     assert.equal(got.count, ex.urls.length, `${code}: count`);
   }
+  // Each sitemap's lastmod trust figure.
+  const trust: Record<string, unknown> = {};
+  for (const n of c.events) if (n.kind === 'node' && c.engine.lastmodTrust(n.node.id)) trust[n.node.url] = c.engine.lastmodTrust(n.node.id);
+  assert.deepEqual(trust, expectedLastmodTrust(site.origin, run, crawl), 'lastmod trust per sitemap');
 }
 
 function replay(c: AuditedCrawl, run: AuditRun, origin: string): AuditEngine {
-  const engine = new AuditEngine({ crawlUrl: origin + '/', pagesCrawled: run === 'full' });
+  const engine = new AuditEngine({ crawlUrl: origin + '/', pagesCrawled: run === 'full', previous: c.previous });
   for (const e of c.events) {
     if (e.kind === 'admit') engine.admitted(e.id, e.url, e.source, e.entry, e.from);
     else if (e.kind === 'dup') engine.discovered(e.id, e.d, e.entry);
-    else if (e.kind === 'result') engine.result(e.id, e.state, e.r);
+    else if (e.kind === 'result') engine.result(e.id, e.state, e.r, e.facts);
     else engine.node(e.node);
   }
   return engine;
@@ -133,7 +180,17 @@ describe('audit of a crawl of the audit site', () => {
     const c = await auditCrawl(site, 'full');
     assert.equal(c.outcome, 'finished');
     assertMatches(c, site, 'full');
-    for (const f of c.engine.findings()) if (!PAGE_CODES.has(f.code)) assert.ok(f.measured && f.count > 0, `${f.code} is triggered at least once`);
+    for (const f of c.engine.findings()) {
+      if (PAGE_CODES.has(f.code)) continue;
+      if (CROSS_CRAWL.has(f.code)) assert.ok(!f.measured && f.count === 0, `${f.code} needs a previous crawl`);
+      else assert.ok(f.measured && f.count > 0, `${f.code} is triggered at least once`);
+    }
+    assert.deepEqual((c.engine.urlsOf('LASTMOD_AFTER_LAST_MODIFIED') as number[]).map((id) => c.urls[id]).sort(), [
+      site.url('/lastmod/after.html'),
+      site.url('/lastmod/zone.html'),
+    ]);
+    assert.deepEqual(c.engine.urlsOf('SITEMAP_UNIFORM_LASTMOD'), [site.url('/sitemap-uniform.xml')]);
+    assert.deepEqual(c.engine.lastmodTrust(site.url('/sitemap-lastmod.xml')), { agree: 2, judged: 4 });
 
     const moved = c.urls.indexOf(site.url('/moved.html'));
     assert.equal(c.engine.redirectTarget(moved), site.url('/ok-1.html'));
@@ -158,6 +215,35 @@ describe('audit of a crawl of the audit site', () => {
     assert.deepEqual(found({ ...c, engine: again }), found(c));
   });
 
+  it('a second crawl of the changed site, the first as previous: fake-fresh and stale lastmods, exact, and the trust figures', async () => {
+    const first = await auditCrawl(site, 'full');
+    assert.equal(first.outcome, 'finished');
+    site.setVersion(2);
+    try {
+      const second = await auditCrawl(site, 'full', previousOf(first));
+      assert.equal(second.outcome, 'finished');
+      assertMatches(second, site, 'full', 'second');
+      // Written out: the footer date changed on every lastmod page, which is no content change.
+      const members = (code: string) => (second.engine.urlsOf(code) as number[]).map((id) => second.urls[id]).sort();
+      assert.deepEqual(members('LASTMOD_FAKE_FRESH'), [site.url('/lastmod/fake-fresh.html')]);
+      assert.deepEqual(members('LASTMOD_STALE'), [site.url('/lastmod/stale.html')]);
+      // All nine pages are judged now (bad-header.html too: by the previous crawl); four disagree.
+      assert.deepEqual(second.engine.lastmodTrust(site.url('/sitemap-lastmod.xml')), { agree: 5, judged: 9 });
+      assert.deepEqual(second.engine.lastmodTrust(site.url('/sitemap-uniform.xml')), { agree: 5, judged: 5 });
+      const badges = Object.fromEntries(second.engine.sitemapBadges(site.url('/sitemap-lastmod.xml')).map((b) => [b.code, b.count]));
+      assert.deepEqual(badges, {
+        LASTMOD_AFTER_LAST_MODIFIED: 2,
+        LASTMOD_FAKE_FRESH: 1,
+        LASTMOD_STALE: 1,
+        ...expectedUrlBadges(site.origin, 'full', '/sitemap-lastmod.xml', 'second'),
+      });
+      // Replayed (a resumed recrawl rebuilding its audit), the same.
+      assert.deepEqual(found({ ...second, engine: replay(second, 'full', site.origin) }), found(second));
+    } finally {
+      site.setVersion(1);
+    }
+  });
+
   it('sitemap-listing run: sitemap findings exact, page-dependent ones "not measured" with count 0', async () => {
     const c = await auditCrawl(site, 'listing');
     assert.equal(c.outcome, 'finished');
@@ -166,6 +252,9 @@ describe('audit of a crawl of the audit site', () => {
     assert.deepEqual(unmeasured.map((f) => f.code).sort(), [
       'HREFLANG_TARGET_NOT_200',
       'INDEXABLE_NOT_IN_SITEMAP',
+      'LASTMOD_AFTER_LAST_MODIFIED',
+      'LASTMOD_FAKE_FRESH',
+      'LASTMOD_STALE',
       'REDIRECT_CHAIN',
       'REDIRECT_LOOP',
       'SITEMAP_ORPHAN',
