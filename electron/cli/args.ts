@@ -7,6 +7,7 @@ import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import { FINDING_DEFINITIONS } from '../service/audit/definitions.js';
 import { CSV_COLUMNS } from '../service/data/csv.js';
 import { LINK_CSV_COLUMNS } from '../service/data/links-csv.js';
+import type { FailOn } from './recrawl.js';
 
 export class UsageError extends Error {
   readonly code = 'BAD_ARGUMENT';
@@ -20,24 +21,43 @@ export interface LinksChoice {
 }
 
 export type CliCommand =
-  | { kind: 'crawl'; settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>; name?: string; stateDir?: string; out?: string; quiet: boolean }
+  | {
+      kind: 'crawl';
+      settings: Partial<CrawlSettings> & Pick<CrawlSettings, 'startUrl'>;
+      name?: string;
+      stateDir?: string;
+      out?: string;
+      quiet: boolean;
+      /** List mode: the file of URLs (one a line, or a CSV's first column). */
+      list?: string;
+    }
+  | { kind: 'export-crawl'; id: string; file: string; stateDir?: string }
+  | { kind: 'import-crawl'; file: string; stateDir?: string }
   | { kind: 'list'; stateDir?: string }
   | { kind: 'resume'; id?: string; stateDir?: string; out?: string; quiet: boolean }
   | { kind: 'export'; id: string; out: string; stateDir?: string; links?: LinksChoice; filter?: UrlFilter }
   | { kind: 'delete'; id: string; stateDir?: string }
   | { kind: 'audit'; id: string; stateDir?: string; out?: string; json: boolean; finding?: string }
+  | { kind: 'compare'; oldId: string; newId: string; stateDir?: string; out?: string; json: boolean }
+  | { kind: 'recrawl'; id: string; changedOnly: boolean; failOn: FailOn; json: boolean; quiet: boolean; stateDir?: string }
   | { kind: 'help' };
 
 export const USAGE = `Usage:
   npm run crawl -- <url> [options]            crawl a site (robots.txt, its sitemaps, its pages)
   npm run crawl -- --sitemap URL [options]    start from a sitemap directly (robots.txt discovery skipped)
+  npm run crawl -- crawl --list FILE [--follow-links] [options]   list mode: fetch the URLs of a file
   npm run crawl -- list [--state-dir DIR]
   npm run crawl -- resume [ID] [--state-dir DIR] [--out FILE.csv]
   npm run crawl -- export ID --out FILE.csv [URL filters] [--state-dir DIR]
   npm run crawl -- export ID --links [--url ID|URL [--direction in|out]] --out FILE.csv [--state-dir DIR]
   npm run crawl -- delete ID [--state-dir DIR]
+  npm run crawl -- export-crawl ID FILE.spinneret [--state-dir DIR]   save a crawl as one file
+  npm run crawl -- import-crawl FILE.spinneret [--state-dir DIR]      open a crawl file as a new crawl
   npm run crawl -- audit ID [--state-dir DIR] [--json | --out FILE.csv]
   npm run crawl -- audit ID --finding CODE --out FILE.csv [--state-dir DIR]
+  npm run crawl -- compare OLD NEW [--json] [--out diff.csv] [--state-dir DIR]   what changed between two crawls
+  npm run crawl -- recrawl ID [--changed-only] [--fail-on CODES|critical|warning] [--json] [--state-dir DIR]
+                                              crawl ID again, then print what changed since (exit 3: worse)
 
 Crawl options:
   --sitemap URL         a sitemap to start from (repeatable)
@@ -60,6 +80,8 @@ Crawl options:
   --idle-timeout MS     the longest wait for a byte of any response (default 30000)
   --sitemap-timeout MS  one attempt of a sitemap, headers and body (default 600000)
   --quiet               no progress output
+  --list FILE           list mode: fetch the URLs of FILE (one a line, or a CSV's first column), not a site
+  --follow-links        with --list: follow the links of the listed pages (within the list's hosts)
 
 Export options:
   --links               export links (one row per <a href>) instead of URLs: every link of the crawl
@@ -76,6 +98,14 @@ ${wrapList(IndexabilityReasonSchema.options, ', ', 100, ' '.repeat(30))}
   --meta-description has|missing
   --h1 has|missing            fetched 2xx HTML pages with, or without, a non-empty one
 
+Recrawl options:
+  --changed-only        fetch only URLs that are new, whose sitemap lastmod moved, or that failed last
+                        time; every other URL keeps its last answer (carried over, no request)
+  --fail-on WHAT        which findings make the exit code 3 when their count rose: critical (the
+                        default: any critical finding), warning (critical or warning ones), or a
+                        comma-separated list of finding codes
+  --json                print the comparison as JSON
+
 Audit options:
   --json                print the findings as JSON
   --out FILE.csv        write the findings table as CSV
@@ -86,6 +116,9 @@ ${wrapList(CSV_COLUMNS, ',', 100, '  ')}
 
 Links CSV columns (export --links), in this order:
 ${wrapList(LINK_CSV_COLUMNS, ',', 100, '  ')}
+
+Exit codes: 0 done (or paused by Ctrl-C), 1 the crawl failed or another error, 2 bad usage or an
+unknown crawl, 3 recrawl: the findings chosen by --fail-on got worse than in the crawl recrawled.
 `;
 
 /** `items` joined by `sep`, in lines of at most `width` characters (a line ends after a separator). */
@@ -104,7 +137,7 @@ function wrapList(items: readonly string[], sep: string, width: number, indent: 
   return lines.join('\n');
 }
 
-const SUBCOMMANDS = new Set(['list', 'resume', 'export', 'delete', 'audit', 'help']);
+const SUBCOMMANDS = new Set(['list', 'resume', 'export', 'delete', 'audit', 'compare', 'recrawl', 'help', 'export-crawl', 'import-crawl']);
 
 /** Turns argv (after `npm run crawl --`) into a command, or throws UsageError with a message. */
 export function parseCli(argv: string[]): CliCommand {
@@ -116,6 +149,8 @@ export function parseCli(argv: string[]): CliCommand {
       strict: true,
       options: {
         sitemap: { type: 'string', multiple: true },
+        list: { type: 'string' },
+        'follow-links': { type: 'boolean' },
         'state-dir': { type: 'string' },
         out: { type: 'string' },
         name: { type: 'string' },
@@ -147,6 +182,8 @@ export function parseCli(argv: string[]): CliCommand {
         h1: { type: 'string' },
         url: { type: 'string' },
         direction: { type: 'string' },
+        'changed-only': { type: 'boolean' },
+        'fail-on': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -156,9 +193,19 @@ export function parseCli(argv: string[]): CliCommand {
   const { values: v, positionals } = parsed;
   if (v.help) return { kind: 'help' };
   const stateDir = v['state-dir'];
+  // `crawl URL` and `crawl --list FILE` are the crawl without a subcommand, named.
+  if (positionals[0] === 'crawl') positionals.shift();
   const first = positionals[0];
+  if ((v.list !== undefined || v['follow-links']) && first && SUBCOMMANDS.has(first)) {
+    throw new UsageError(`--list and --follow-links belong to a list crawl (npm run crawl -- crawl --list FILE), not to ${first}.`);
+  }
 
-  if (first !== 'audit' && (v.json || v.finding !== undefined)) throw new UsageError('--json and --finding belong to the audit command.');
+  if ((first !== 'audit' && v.finding !== undefined) || (v.json && first !== 'audit' && first !== 'compare' && first !== 'recrawl')) {
+    throw new UsageError('--json belongs to the audit, compare and recrawl commands, --finding to audit.');
+  }
+  if (first !== 'recrawl' && (v['changed-only'] || v['fail-on'] !== undefined)) {
+    throw new UsageError('--changed-only and --fail-on belong to the recrawl command: npm run crawl -- recrawl ID --changed-only');
+  }
   if (first !== 'export' && (v.links || v.url !== undefined || v.direction !== undefined)) {
     throw new UsageError('--links, --url and --direction belong to the export command: npm run crawl -- export ID --links --out FILE.csv');
   }
@@ -191,6 +238,30 @@ export function parseCli(argv: string[]): CliCommand {
         noMore(rest, 1, 'delete');
         if (!rest[0]) throw new UsageError('delete needs the crawl ID: npm run crawl -- delete ID');
         return { kind: 'delete', id: rest[0], stateDir };
+      case 'export-crawl':
+        noMore(rest, 2, 'export-crawl');
+        if (!rest[0] || !rest[1]) throw new UsageError('export-crawl needs the crawl ID and a file: npm run crawl -- export-crawl ID FILE.spinneret');
+        return { kind: 'export-crawl', id: rest[0], file: rest[1], stateDir };
+      case 'import-crawl':
+        noMore(rest, 1, 'import-crawl');
+        if (!rest[0]) throw new UsageError('import-crawl needs the crawl file: npm run crawl -- import-crawl FILE.spinneret');
+        return { kind: 'import-crawl', file: rest[0], stateDir };
+      case 'compare':
+        noMore(rest, 2, 'compare');
+        if (!rest[0] || !rest[1]) throw new UsageError('compare needs two crawl IDs, the older first: npm run crawl -- compare OLD NEW');
+        return { kind: 'compare', oldId: rest[0], newId: rest[1], stateDir, out: v.out, json: !!v.json };
+      case 'recrawl':
+        noMore(rest, 1, 'recrawl');
+        if (!rest[0]) throw new UsageError('recrawl needs the ID of the crawl to crawl again: npm run crawl -- recrawl ID');
+        return {
+          kind: 'recrawl',
+          id: rest[0],
+          changedOnly: !!v['changed-only'],
+          failOn: failOn(v['fail-on']),
+          json: !!v.json,
+          quiet: !!v.quiet || !!v.json,
+          stateDir,
+        };
       case 'audit':
         noMore(rest, 1, 'audit');
         if (!rest[0]) throw new UsageError('audit needs the crawl ID: npm run crawl -- audit ID');
@@ -200,8 +271,16 @@ export function parseCli(argv: string[]): CliCommand {
 
   noMore(positionals.slice(1), 0, 'a crawl (one start URL)');
   const sitemaps = (v.sitemap ?? []).map((u) => httpUrl(u, '--sitemap'));
+  if (v['follow-links'] && v.list === undefined) throw new UsageError('--follow-links belongs to a list crawl: add --list FILE (a site crawl follows links unless --no-links).');
+  if (v.list !== undefined) {
+    if (!v.list.trim()) throw new UsageError('--list takes a file of URLs: npm run crawl -- crawl --list urls.txt');
+    if (first) throw new UsageError(`A list crawl fetches the URLs of its file: drop the start URL "${first}", or put it in the list.`);
+    if (v['no-sitemaps'] || v['no-links'] || v['no-pages']) {
+      throw new UsageError('--no-sitemaps, --no-links and --no-pages are for a site crawl; a list crawl fetches its URLs and follows links only with --follow-links.');
+    }
+  }
   const startUrl = first ? httpUrl(first, 'the start URL') : '';
-  if (!startUrl && sitemaps.length === 0) {
+  if (!startUrl && sitemaps.length === 0 && v.list === undefined) {
     throw new UsageError('Give a start URL (npm run crawl -- https://example.org/) or --sitemap URL.');
   }
   const settings: CliCommand & { kind: 'crawl' } = {
@@ -238,6 +317,11 @@ export function parseCli(argv: string[]): CliCommand {
     s.scope = v.scope as ScopeMode;
   }
   if (v['ignore-robots']) s.respectRobots = false;
+  if (v.list !== undefined) {
+    s.mode = 'list';
+    s.followLinks = !!v['follow-links'];
+    settings.list = v.list;
+  }
   return settings;
 }
 
@@ -339,6 +423,20 @@ function auditFinding(code: string | undefined, out: string | undefined, json: b
     throw new UsageError(`--finding "${code}" is not an audit finding. Known codes: ${FINDING_DEFINITIONS.map((d) => d.code).join(', ')}.`);
   }
   return { finding };
+}
+
+/** --fail-on: critical (the default), warning, or a comma-separated list of known finding codes. */
+function failOn(value: string | undefined): FailOn {
+  const t = value?.trim().toLowerCase();
+  if (t === undefined || t === 'critical') return { severity: 'critical' };
+  if (t === 'warning') return { severity: 'warning' };
+  const codes = list(value!, '--fail-on').map((c) => c.toUpperCase());
+  const unknown = codes.filter((c) => !FINDING_DEFINITIONS.some((d) => d.code === c));
+  if (unknown.length) {
+    const known = FINDING_DEFINITIONS.map((d) => d.code).join(', ');
+    throw new UsageError(`--fail-on takes critical, warning or finding codes; ${unknown.join(', ')} is not one. Known codes: ${known}.`);
+  }
+  return { codes };
 }
 
 function noMore(rest: string[], allowed: number, what: string): void {

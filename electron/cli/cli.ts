@@ -14,6 +14,9 @@ import { parseCli, USAGE, UsageError, type CliCommand } from './args.js';
 import { formatProgress, formatSummary, formatTable } from './format.js';
 import { findingsCsv, findingsJson, formatFindings } from './audit-format.js';
 import { onPresses, takeSignals } from './interrupts.js';
+import { runCompare } from './compare.js';
+import { runRecrawl } from './recrawl.js';
+import { exportCrawlToFile, importCrawlFromFile } from './crawl-file.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -43,7 +46,8 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
     return 0;
   }
   const stateDir = cmd.stateDir ?? defaultStateDir();
-  const service = (deps.openService ?? ((dir) => createCrawlService({ stateDir: dir })))(stateDir);
+  // No scheduled recrawls from a terminal command: the app (or browser mode) runs them.
+  const service = (deps.openService ?? ((dir) => createCrawlService({ stateDir: dir, scheduler: false })))(stateDir);
   // Nothing fails silently: a catalog rebuilt, a damaged journal salvaged, … is said on stderr.
   const told = new Set<CrawlLogEntry>();
   const tell = (w: CrawlLogEntry) => {
@@ -92,10 +96,25 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
         } else io.stdout.write(formatFindings(crawl, findings) + '\n');
         return 0;
       }
+      case 'compare':
+        return await runCompare(service, cmd, io.stdout);
+      case 'recrawl':
+        return await runRecrawl(service, cmd, io, (id, begin) => follow(service, id, begin, { stateDir, quiet: cmd.quiet }, io));
       case 'crawl': {
-        const crawl = service.create({ name: cmd.name, settings: cmd.settings });
-        io.stdout.write(`Crawl ${crawl.id} (${crawl.settings.startUrl || crawl.settings.sitemapUrls[0]}) in ${stateDir}\n`);
+        const crawl = service.create({ name: cmd.name, settings: cmd.settings, ...(cmd.list === undefined ? {} : { list: { path: cmd.list } }) });
+        const what = crawl.listSize !== undefined ? `${crawl.listSize} URLs of ${cmd.list}` : crawl.settings.startUrl || crawl.settings.sitemapUrls[0];
+        io.stdout.write(`Crawl ${crawl.id} (${what}) in ${stateDir}\n`);
         return await follow(service, crawl.id, () => service.start(crawl.id), { ...cmd, stateDir }, io);
+      }
+      case 'export-crawl': {
+        const bytes = await exportCrawlToFile(service, cmd.id, cmd.file);
+        io.stdout.write(`Saved crawl ${cmd.id} to ${cmd.file} (${bytes} bytes).\n`);
+        return 0;
+      }
+      case 'import-crawl': {
+        const crawl = await importCrawlFromFile(service, cmd.file);
+        io.stdout.write(`Opened ${cmd.file} as crawl ${crawl.id} ("${crawl.name}", ${crawl.status}, ${crawl.counters.discovered} URLs).\n`);
+        return 0;
       }
       case 'resume': {
         const id = cmd.id ?? pickResumable(service.list());
@@ -110,7 +129,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
   } catch (err) {
     const e = err as { code?: string; message?: string };
     io.stderr.write(`spinneret: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}\n`);
-    return e.code === 'NOT_FOUND' || e.code === 'BAD_SETTINGS' || e.code === 'BAD_STATE' ? 2 : 1;
+    return e.code === 'NOT_FOUND' || e.code === 'BAD_SETTINGS' || e.code === 'BAD_STATE' || e.code === 'BAD_LIST' ? 2 : 1;
   } finally {
     await service.close();
     offWarning();
