@@ -50,6 +50,7 @@ import type {
   HttpFetcher,
   ListingWire,
   RecordedLink,
+  RecrawlBase,
   Request,
   RequestInit,
   ResultFacts,
@@ -67,6 +68,7 @@ import {
   NO_FROM,
   REC_ADMIT,
   REC_LINKS,
+  REC_RESULT,
   admitFits,
   admitSource,
   encodeAdmit,
@@ -84,6 +86,7 @@ import { JournalWriter, repairJournal, writeError, type JournalFaults } from './
 import { Rows } from './data/rows.js';
 import { STATE_NAMES, resultStateCode } from './data/url-store.js';
 import { UrlViews, type FindingFilter } from './data/url-views.js';
+import { CarriedSet } from './recrawl/carried-set.js';
 
 export type CrawlerOutcome = 'finished' | 'paused' | 'stopped' | 'failed';
 
@@ -158,6 +161,10 @@ export class CrawlRuntime {
   writeError: ServiceError | null = null;
   /** Why the crawler failed, when it did. */
   crawlError: CrawlError | null = null;
+  /** A recrawl's base (set by the service before run): validators to send and answers to keep. */
+  recrawl: RecrawlBase | undefined;
+  /** Recrawl: the URLs whose result was carried over from the base. */
+  readonly carried = new CarriedSet();
 
   private writer: JournalWriter | null = null;
   private committedLength = 0;
@@ -204,6 +211,7 @@ export class CrawlRuntime {
       // The page filters and sorts read these columns, not the journal (url-views.ts).
       links: this.data.links,
       verdicts: this.data.audit,
+      carriedOver: (id) => this.carried.has(id),
       running: () => this.isRunning(),
       now: opts.now,
     });
@@ -216,7 +224,7 @@ export class CrawlRuntime {
       rt.data.auditLive = false;
       const stats = await replayJournal(
         rt.journalPath,
-        (r, o) => rt.data.apply(r, o),
+        (r, o) => rt.applyRecord(r, o),
         (rp) => (rt.replayer = rp),
       );
       if (opts.repair && isDamaged(stats.salvage)) {
@@ -248,12 +256,21 @@ export class CrawlRuntime {
       rt.afterReplay(
         replayJournalSync(
           rt.journalPath,
-          (r, o) => rt.data.apply(r, o),
+          (r, o) => rt.applyRecord(r, o),
           (rp) => (rt.replayer = rp),
         ),
       );
     }
     return rt;
+  }
+
+  /** Replay: one journal record into the CrawlData (and the carried-over set). */
+  private applyRecord(r: unknown[], offset: number): void {
+    this.data.apply(r, offset);
+    if (r[0] === REC_RESULT) {
+      const id = r[1] as number;
+      if (id >= 0 && id < this.data.store.count) this.carried.note(id, (r[3] as UrlResult | null)?.carriedOver === true);
+    }
   }
 
   private afterReplay(stats: ReplayStats): void {
@@ -351,6 +368,7 @@ export class CrawlRuntime {
       checkpoint: this.data.checkpoint && reconcileCheckpoint(this.data.checkpoint, this.data.tree.all(), this.opts.settings, this.data.checkpointNodes()),
       fetcher: this.opts.fetcher,
       now: this.opts.now,
+      ...(this.recrawl ? { recrawl: this.recrawl } : {}),
     });
     const crawler = this.crawler;
     this.crawlError = null;
@@ -886,6 +904,7 @@ export class CrawlRuntime {
       // The facts live in the journal only, read back with the row (as the title is): no memory per URL.
       const off = this.append(encodeResult(req.id, code, result, facts));
       this.data.store.result(req.id, resultStateCode(state), result.status, result.title, off);
+      this.carried.note(req.id, result.carriedOver === true);
       this.data.links.result(req.id, result.redirectTo);
       if (this.data.auditLive) this.data.audit.result(req.id, state, result, facts);
       this.noted(false);

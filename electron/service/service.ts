@@ -50,7 +50,8 @@ import { createRecrawlBase } from './recrawl/recrawl-base.js';
 import { recrawlInput } from './recrawl/recrawl-input.js';
 import { Comparisons } from './compare/comparisons.js';
 import { firstRunAt, Scheduler, type SchedulerOptions } from './schedule.js';
-import { readListFile, writeListFile, type ParsedList } from './list-file.js';
+import { LIST_FILE, readListFile, writeListFile, type ParsedList } from './list-file.js';
+import { CRAWL_FILE_EXTENSION, crawlFileParts, importedEntry, readCrawlFile, writeCrawlFile } from './crawl-file.js';
 
 export interface CrawlServiceOptions {
   /** Where crawl folders (and, by default, catalog.json) live. */
@@ -581,7 +582,9 @@ class Service implements LocalCrawlService {
     if (base.status === 'running' || this.launching.has(id)) {
       throw new ServiceError('NOT_READY', `Crawl "${base.name}" is running: recrawl it once it has finished (or pause it first).`);
     }
-    if (base.status === 'created') throw new ServiceError('BAD_STATE', `Crawl "${base.name}" has not been started: there is nothing to recrawl from yet; start it instead.`);
+    if (base.status === 'created') {
+      throw new ServiceError('BAD_STATE', `Crawl "${base.name}" has not been started: there is nothing to recrawl from yet; start it instead.`);
+    }
     if (this.isDamaged(base)) throw new ServiceError('DAMAGED', this.damagedMessage(base));
     if (base.settingsLost) {
       throw new ServiceError('SETTINGS_LOST', `Crawl "${base.name}" cannot be recrawled: its settings were lost; start a new crawl of the site instead.`);
@@ -727,13 +730,72 @@ class Service implements LocalCrawlService {
   }
 
   async exportCrawlFile(id: string, out: Writable): Promise<{ bytes: number }> {
-    void out;
-    throw new ServiceError('NOT_IMPLEMENTED', `Saving ${id} as a file is not built yet.`);
+    this.open();
+    const e = this.entry(id);
+    if (this.live.get(id)?.run || this.launching.has(id)) {
+      throw new ServiceError('NOT_READY', `Crawl "${e.name}" is running: pause it, or let it finish, then save it as a file.`);
+    }
+    if (this.isDamaged(e)) throw new ServiceError('DAMAGED', this.damagedMessage(e));
+    // Locked while it is read: nobody (this process or another) resumes it meanwhile.
+    const lock = this.lockIfPresent(e);
+    try {
+      const dir = this.catalog.dirOf(id);
+      const { checkpoint: _cp, settingsLost: _lost, schedule: _schedule, ...kept } = e;
+      const l = this.live.get(id);
+      return await writeCrawlFile({ ...kept, counters: l ? l.runtime.counters() : e.counters }, dir, crawlFileParts(dir), out);
+    } finally {
+      lock?.release();
+    }
   }
 
   async importCrawlFile(input: Readable, fileName: string): Promise<CrawlSummary> {
-    void input;
-    throw new ServiceError('NOT_IMPLEMENTED', `Opening ${fileName} is not built yet.`);
+    this.open();
+    const staging = path.join(this.stateDir, 'importing', `${process.pid}-${randomBytes(6).toString('hex')}`);
+    fs.mkdirSync(staging, { recursive: true });
+    try {
+      const opened = await readCrawlFile(input, staging);
+      const at = this.now();
+      const entry = importedEntry(opened.entry, { at, file: path.basename(String(fileName || 'crawl' + CRAWL_FILE_EXTENSION)) });
+      if (entry.settings.mode === 'list' && !opened.files.includes(LIST_FILE)) {
+        throw new ServiceError('BAD_CRAWL_FILE', `The crawl file is damaged: "${entry.name}" is a list crawl but the file holds no URL list.`);
+      }
+      if (entry.status !== 'created' && !opened.files.includes(JOURNAL_FILE)) {
+        throw new ServiceError('BAD_CRAWL_FILE', `The crawl file is damaged: "${entry.name}" was ${entry.status} but the file holds no journal.`);
+      }
+      // The journal is replayed as opening the crawl would: one that cannot be, or is damaged, is refused.
+      let counters = entry.counters;
+      if (opened.files.includes(JOURNAL_FILE)) {
+        let rt: CrawlRuntime;
+        try {
+          rt = await CrawlRuntime.load({ ...this.runtimeOptions(entry), dir: staging, onWriteFailure: () => undefined });
+        } catch (err) {
+          throw new ServiceError('BAD_CRAWL_FILE', `The crawl file's journal cannot be replayed: ${toCrawlError(err, 'DAMAGED').message}`, { cause: err });
+        }
+        const stats = rt.replayStats;
+        counters = rt.counters();
+        rt.close();
+        if (stats && stats.batches === 0 && stats.droppedBytes > 0) {
+          throw new ServiceError('BAD_CRAWL_FILE', `The crawl file's journal holds no complete record (${stats.droppedBytes} bytes of something else): it is not a Spinneret journal.`);
+        }
+        if (stats && (journalDamaged(stats.salvage) || stats.badLines > 0)) {
+          throw new ServiceError('BAD_CRAWL_FILE', `The crawl file's journal is damaged: ${describeLoss(stats.salvage)} It was saved from a damaged crawl; nothing was opened.`);
+        }
+      }
+      const id = this.newId();
+      fs.mkdirSync(this.catalog.crawlsDir, { recursive: true });
+      fs.renameSync(staging, this.catalog.dirOf(id));
+      const next: CatalogEntry = { ...entry, id, counters, updatedAt: at };
+      if (next.baseId !== undefined && !this.catalog.get(next.baseId)) delete next.baseId;
+      this.catalog.put(next);
+      return this.summary(next);
+    } finally {
+      fs.rmSync(staging, { recursive: true, force: true });
+      try {
+        fs.rmdirSync(path.dirname(staging)); // when no other import is under way
+      } catch {
+        // not empty
+      }
+    }
   }
 
   /** NOT_FOUND unless the crawl holds URL #urlId (as getUrl says). */

@@ -129,6 +129,7 @@ export class Rows {
       if (result.redirectTo !== undefined) row.redirectTo = result.redirectTo;
       if (result.canonical !== undefined) row.canonical = result.canonical;
       if (result.blockedByRobots !== undefined) row.blockedByRobots = result.blockedByRobots;
+      if (result.carriedOver === true) row.carriedOver = true;
       if (result.error !== undefined) row.error = result.error;
       else if (result.redirectTo !== undefined) {
         // Walked along the rows themselves, so a reopened crawl's export need not wait for its audit.

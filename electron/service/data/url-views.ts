@@ -48,6 +48,8 @@ export interface ViewContext {
   verdicts?: PageVerdicts;
   /** The crawl's link counts (its LinkStore); absent: as for verdicts. */
   links?: LinkCounts;
+  /** Recrawl: whether URL `id`'s result was carried over from the base crawl; absent: none was. */
+  carriedOver?(id: number): boolean;
   /** True while the crawl runs (views may then lag by STALE_MS). */
   running(): boolean;
   now(): number;
@@ -156,6 +158,7 @@ export class UrlViews {
       f.inlinks,
       f.metaDescription,
       f.h1,
+      f.carriedOver,
     ]);
     const store = this.ctx.store;
     const hit = this.cache.get(key);
@@ -255,6 +258,11 @@ export class UrlViews {
         const facts = verdicts?.pageFacts(id);
         return facts !== undefined && facts[field] === has;
       });
+    }
+    if (f.carriedOver !== undefined) {
+      const want = f.carriedOver;
+      const carried = this.ctx.carriedOver;
+      tests.push((id) => (carried?.(id) ?? false) === want);
     }
     if (f.search) {
       const re = new RegExp(escapeRegExp(f.search), 'i');
@@ -497,7 +505,8 @@ function isPlain(f: ViewFilter): boolean {
     f.clickDepth === undefined &&
     f.inlinks === undefined &&
     f.metaDescription === undefined &&
-    f.h1 === undefined
+    f.h1 === undefined &&
+    f.carriedOver === undefined
   );
 }
 
