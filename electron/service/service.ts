@@ -775,10 +775,16 @@ class Service implements LocalCrawlService {
         counters = rt.counters();
         rt.close();
         if (stats && stats.batches === 0 && stats.droppedBytes > 0) {
-          throw new ServiceError('BAD_CRAWL_FILE', `The crawl file's journal holds no complete record (${stats.droppedBytes} bytes of something else): it is not a Spinneret journal.`);
+          throw new ServiceError(
+            'BAD_CRAWL_FILE',
+            `The crawl file's journal holds no complete record (${stats.droppedBytes} bytes of something else): it is not a Spinneret journal.`,
+          );
         }
         if (stats && (journalDamaged(stats.salvage) || stats.badLines > 0)) {
-          throw new ServiceError('BAD_CRAWL_FILE', `The crawl file's journal is damaged: ${describeLoss(stats.salvage)} It was saved from a damaged crawl; nothing was opened.`);
+          throw new ServiceError(
+            'BAD_CRAWL_FILE',
+            `The crawl file's journal is damaged: ${describeLoss(stats.salvage)} It was saved from a damaged crawl; nothing was opened.`,
+          );
         }
       }
       const id = this.newId();
