@@ -2,7 +2,8 @@
 import { useEffect, useRef } from 'react';
 import { EmptyState, ErrorState, Spinner } from './components/Bits.js';
 import { Icon } from './components/Icon.js';
-import { closeConfirm, dismissToast, getApi, showNewCrawl, useApp, setExportMenu } from './store/app-store.js';
+import { closeConfirm, dismissNotice, dismissToast, getApi, openCompare, showNewCrawl, useApp, setExportMenu } from './store/app-store.js';
+import { CompareView } from './views/CompareView.js';
 import { ErrorsView } from './views/ErrorsView.js';
 import { IssuesView } from './views/IssuesView.js';
 import { NewCrawl } from './views/NewCrawl.js';
@@ -62,6 +63,7 @@ export function App() {
       <div className="shell">
         <Sidebar />
         <main className="main">
+          <Notices />
           <MainArea />
         </main>
       </div>
@@ -76,6 +78,7 @@ function MainArea() {
   const crawl = useApp((s) => s.crawls.find((c) => c.id === s.selectedId));
   const tab = useApp((s) => s.tab);
   if (screen === 'new') return <NewCrawl />;
+  if (screen === 'compare') return <CompareView />;
   if (!crawl) {
     return (
       <EmptyState title="No crawl selected">
@@ -107,7 +110,51 @@ function Toasts() {
       {toasts.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
           <span>{t.text}</span>
+          {t.action && (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => {
+                dismissToast(t.id);
+                t.action!.run();
+              }}
+              data-testid="toast-action"
+            >
+              {t.action.label}
+            </button>
+          )}
           <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+            <Icon name="close" size={12} />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Recrawls that finished with findings worse than their base's: they stay until dismissed. */
+function Notices() {
+  const notices = useApp((s) => s.notices);
+  if (notices.length === 0) return null;
+  return (
+    <div className="notices">
+      {notices.map((n) => (
+        <div key={n.id} className="banner banner-warn notice" role="alert" data-testid="recrawl-notice" data-worse={n.worse.join(' ')}>
+          <Icon name="alert" />
+          <div className="notice-text">
+            {n.text} <span className="mono small">{n.worse.join(', ')}</span>
+          </div>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => {
+              dismissNotice(n.id);
+              openCompare({ oldId: n.baseId, newId: n.crawlId });
+            }}
+          >
+            Compare with previous
+          </button>
+          <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => dismissNotice(n.id)}>
             <Icon name="close" size={12} />
           </button>
         </div>

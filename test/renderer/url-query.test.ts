@@ -261,3 +261,14 @@ test('ranges read as typed: open ends, bounds in order, errors that say which en
   assert.equal(rangeText(null), null);
   assert.equal(rangeText({}), null);
 });
+
+test('the carried-over filter (recrawls): its query key, chip and words', () => {
+  const yes = { ...emptyFilter(), carriedOver: 'yes' as const };
+  assert.deepEqual(filterToQuery(yes), { carriedOver: true });
+  assert.deepEqual(filterToQuery({ ...emptyFilter(), carriedOver: 'no' }), { carriedOver: false });
+  assert.equal(isFiltered(yes), true);
+  const chip = filterChips(yes).find((c) => c.kind === 'carriedOver')!;
+  assert.equal(`${chip.label}: ${chip.value}`, 'Carried over: Yes');
+  assert.match(describeFilter(yes), /carried over/);
+  assert.equal(isFiltered(removeChip(yes, 'carriedOver')), false);
+});

@@ -122,3 +122,28 @@ test('a crawl is named after its host when the analyst gives no name', () => {
   assert.equal(suggestName({ startUrl: '', sitemapUrls: '\nhttps://b.org/s.xml' }), 'b.org');
   assert.equal(suggestName({ startUrl: 'junk', sitemapUrls: '' }), '');
 });
+
+test('list mode: the form sends its mode, no sitemaps, and needs no start URL; back in spider mode links are followed', async () => {
+  const { withCrawlMode } = await import('../../renderer/src/logic/validation.js');
+  const spider = formFromSettings({ ...defaults, startUrl: '', sitemapUrls: [] });
+  assert.equal(spider.mode, 'spider');
+  assert.equal(settingsFromForm({ ...spider, startUrl: 'https://a.example/' }).mode, 'spider');
+  assert.ok(validateForm(spider).startUrl, 'a spider needs a start');
+  const list = withCrawlMode({ ...spider, sitemapUrls: 'https://a.example/s.xml' }, 'list');
+  assert.equal(list.followLinks, false, 'a list does not follow links unless asked');
+  assert.equal(list.fetchPages, true);
+  assert.equal(validateForm(list).startUrl, undefined);
+  const s = settingsFromForm(list);
+  assert.equal(s.mode, 'list');
+  assert.deepEqual(s.sitemapUrls, []);
+  assert.equal(s.followLinks, false);
+  assert.equal(settingsFromForm({ ...list, followLinks: true }).followLinks, true);
+  // A bad start URL is still named in list mode.
+  assert.ok(validateForm({ ...list, startUrl: 'nope' }).startUrl);
+  // Defaults never become list mode, nor take its links choice.
+  const patch = defaultsPatchFromForm(list);
+  assert.equal('mode' in patch, false);
+  assert.equal('followLinks' in patch, false);
+  assert.equal(withCrawlMode(list, 'spider').followLinks, true);
+  assert.equal(withCrawlMode(list, 'list'), list);
+});

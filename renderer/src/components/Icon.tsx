@@ -33,6 +33,16 @@ const paths: Record<string, JSX.Element> = {
   flag: <path d="M3.5 14V2.5M3.5 3h8.5l-2 3 2 3H3.5" />,
   resume: <path d="M5 3.5v9l7.5-4.5z" fill="currentColor" stroke="none" />,
   columns: <path d="M2.5 3h11v10h-11zM6.2 3v10M9.8 3v10" />,
+  compare: <path d="M5 2.5v11M11 2.5v11M2.5 5.5H5M11 10.5h2.5M2.5 10.5H5M11 5.5h2.5" />,
+  recrawl: <path d="M13 8a5 5 0 1 1-1.5-3.6M13 2.5v2.8h-2.8" />,
+  upload: <path d="M8 10.5v-8M4.5 6 8 2.5 11.5 6M3 13.5h10" />,
+  clock: (
+    <>
+      <circle cx="8" cy="8" r="5.5" />
+      <path d="M8 5v3.2l2 1.3" />
+    </>
+  ),
+  file: <path d="M4 2.5h5l3 3v8H4zM9 2.5v3h3" />,
 };
 
 export type IconName = keyof typeof paths;

@@ -44,6 +44,8 @@ export interface UrlFilter {
   inlinks: Range | null;
   metaDescription: HasMissing;
   h1: HasMissing;
+  /** Recrawl: results kept from the base crawl (a 304, or not fetched by a changed-only recrawl), or fetched anew. */
+  carriedOver: Tri;
   sort: { key: UrlSortKey; dir: 'asc' | 'desc' };
 }
 
@@ -72,6 +74,7 @@ export function emptyFilter(): UrlFilter {
     inlinks: null,
     metaDescription: 'any',
     h1: 'any',
+    carriedOver: 'any',
     sort: { key: 'id', dir: 'asc' },
   };
 }
@@ -106,6 +109,8 @@ export function filterToQuery(f: UrlFilter): Omit<UrlQuery, 'offset' | 'limit'> 
   if (inlinks) q.inlinks = inlinks;
   if (f.metaDescription !== 'any') q.metaDescription = f.metaDescription;
   if (f.h1 !== 'any') q.h1 = f.h1;
+  const carried = tri(f.carriedOver);
+  if (carried !== undefined) q.carriedOver = carried;
   return q;
 }
 
@@ -208,6 +213,7 @@ export function describeFilter(f: UrlFilter): string {
   if (inlinks) parts.push(`inlinks ${inlinks}`);
   if (f.metaDescription !== 'any') parts.push(f.metaDescription === 'has' ? 'with a meta description' : 'missing a meta description');
   if (f.h1 !== 'any') parts.push(f.h1 === 'has' ? 'with an H1' : 'missing an H1');
+  if (f.carriedOver !== 'any') parts.push(f.carriedOver === 'yes' ? 'carried over' : 'fetched anew');
   if (f.search.trim()) parts.push(`matching "${f.search.trim()}"`);
   return parts.length ? parts.join(' · ') : 'no filter';
 }
@@ -250,7 +256,8 @@ export interface FilterChip {
     | 'clickDepth'
     | 'inlinks'
     | 'metaDescription'
-    | 'h1';
+    | 'h1'
+    | 'carriedOver';
   label: string;
   value: string;
   /** The chip's tooltip: the whole value (a sitemap's URL, a finding's code). */
@@ -324,6 +331,17 @@ export function filterChips(f: UrlFilter): FilterChip[] {
       title: has ? 'Fetched HTML pages with a non-empty H1' : 'Fetched HTML pages with no H1, or only empty ones',
     });
   }
+  if (f.carriedOver !== 'any') {
+    const yes = f.carriedOver === 'yes';
+    chips.push({
+      kind: 'carriedOver',
+      label: 'Carried over',
+      value: yes ? 'Yes' : 'No',
+      title: yes
+        ? 'Results kept from the base crawl: the server answered 304 Not Modified, or a changed-only recrawl did not fetch the URL'
+        : 'Results fetched anew by this recrawl',
+    });
+  }
   return chips;
 }
 
@@ -356,6 +374,8 @@ export function removeChip(f: UrlFilter, kind: FilterChip['kind']): UrlFilter {
       return { ...f, metaDescription: 'any' };
     case 'h1':
       return { ...f, h1: 'any' };
+    case 'carriedOver':
+      return { ...f, carriedOver: 'any' };
   }
 }
 

@@ -95,6 +95,8 @@ export function checkPatterns(text: string): { patterns: string[]; errors: strin
 
 /** The form as the analyst edits it: text everywhere a person types. */
 export interface CrawlForm {
+  /** Spider (from the start URL, robots.txt and sitemaps) or list (the URLs of a list; its text is kept apart). */
+  mode: CrawlSettings['mode'];
   name: string;
   startUrl: string;
   /** One sitemap URL a line. */
@@ -126,6 +128,7 @@ export type FormErrors = Partial<Record<keyof CrawlForm, string>>;
 /** The form's starting values from the saved default settings. */
 export function formFromSettings(s: CrawlSettings, name = ''): CrawlForm {
   return {
+    mode: s.mode ?? 'spider',
     name,
     startUrl: s.startUrl,
     sitemapUrls: s.sitemapUrls.join('\n'),
@@ -185,8 +188,14 @@ function intOf(text: string): number | null {
 /** Every field's problem, keyed by field; empty when the form can be submitted. */
 export function validateForm(f: CrawlForm): FormErrors {
   const errors: FormErrors = {};
-  const sitemaps = checkSitemapList(f.sitemapUrls);
-  if (f.startUrl.trim() === '') {
+  const sitemaps = checkSitemapList(f.mode === 'list' ? '' : f.sitemapUrls);
+  if (f.mode === 'list') {
+    // The list is the start: a start URL is optional (it names the crawl's site when given).
+    if (f.startUrl.trim() !== '') {
+      const c = checkHttpUrl(f.startUrl);
+      if (!c.ok) errors.startUrl = c.error;
+    }
+  } else if (f.startUrl.trim() === '') {
     if (!f.useSitemaps) {
       errors.startUrl = 'Links only starts from a page: enter the site address.';
     } else if (sitemaps.urls.length === 0 && sitemaps.errors.length === 0) {
@@ -217,11 +226,12 @@ export function validateForm(f: CrawlForm): FormErrors {
 export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTimeoutMs' | 'maxBodyBytes'> {
   const start = f.startUrl.trim();
   const startCheck = start ? checkHttpUrl(start) : undefined;
+  const list = f.mode === 'list';
   return {
-    mode: 'spider',
+    mode: f.mode,
     useSitemaps: f.useSitemaps,
     startUrl: startCheck?.url ?? start,
-    sitemapUrls: checkSitemapList(f.sitemapUrls).urls,
+    sitemapUrls: list ? [] : checkSitemapList(f.sitemapUrls).urls,
     fetchPages: f.fetchPages,
     followLinks: f.fetchPages && f.followLinks,
     respectRobots: f.respectRobots,
@@ -241,10 +251,26 @@ export function settingsFromForm(f: CrawlForm): Omit<CrawlSettings, 'connectTime
   };
 }
 
-/** The settings worth saving as defaults: everything but what names one site. */
+/**
+ * The settings worth saving as defaults: everything but what names one site, and not the list
+ * mode's own choices (its mode and its links option: a list crawl is picked each time).
+ */
 export function defaultsPatchFromForm(f: CrawlForm): Partial<CrawlSettings> {
-  const { startUrl: _s, sitemapUrls: _m, ...rest } = settingsFromForm(f);
+  const { startUrl: _s, sitemapUrls: _m, mode: _mode, ...rest } = settingsFromForm(f);
+  if (f.mode === 'list') {
+    const { followLinks: _f, ...spider } = rest;
+    return spider;
+  }
   return rest;
+}
+
+/**
+ * Switches the form between spider and list mode. A list's links are not followed unless asked
+ * (the option starts off); back in spider mode they are, as a full crawl does.
+ */
+export function withCrawlMode(f: CrawlForm, mode: CrawlForm['mode']): CrawlForm {
+  if (f.mode === mode) return f;
+  return mode === 'list' ? { ...f, mode, fetchPages: true, followLinks: false } : { ...f, mode, followLinks: true };
 }
 
 /** A suggested crawl name from the start URL or first sitemap: its host. */

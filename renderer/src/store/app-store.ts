@@ -1,8 +1,18 @@
 /** The window's state: the crawl list, what is selected, per-crawl view state, toasts. */
 import { create } from 'zustand';
-import type { AuditFinding, CrawlSettings, CrawlSummary, LinkDirection, ProgressEvent, SitemapNode } from '../../../shared/model.js';
+import type {
+  AuditFinding,
+  CompareRow,
+  CompareSummary,
+  CrawlSettings,
+  CrawlSummary,
+  LinkDirection,
+  ProgressEvent,
+  SitemapNode,
+} from '../../../shared/model.js';
 import type { Connection } from '../api/connect.js';
-import { toApiError, type ExportFilter, type ExportResult, type SpinneretApi } from '../api/types.js';
+import { toApiError, type ApiErrorLike, type EventPayload, type ExportFilter, type ExportResult, type SpinneretApi } from '../api/types.js';
+import { compareFilterOf, defaultPair, drillCompare, emptyCompareFilter, type CompareTableFilter } from '../logic/compare.js';
 import { applyProgress, removeCrawl, sortCrawls, upsertCrawl } from '../logic/crawls.js';
 import { appendPoint, type HistoryPoint } from '../logic/history.js';
 import { drillDown, emptyFilter, removeChip, type UrlFilter } from '../logic/url-query.js';
@@ -10,12 +20,47 @@ import { emptyTree, mergeNodes, setChildren, setExpanded, type TreeState } from 
 import type { CrawlAction } from '../logic/actions.js';
 
 export type Tab = 'overview' | 'urls' | 'sitemaps' | 'issues' | 'errors';
-export type Screen = 'crawl' | 'new';
+export type Screen = 'crawl' | 'new' | 'compare';
 
 export interface Toast {
   id: number;
   kind: 'info' | 'success' | 'error';
   text: string;
+  /** A button beside the text ("Compare with previous"). */
+  action?: { label: string; run: () => void };
+}
+
+/**
+ * A notice that stays until dismissed: a recrawl that finished with findings worse than its base's
+ * (the analyst may have been away while a scheduled one ran).
+ */
+export interface Notice {
+  id: number;
+  crawlId: string;
+  baseId: string;
+  text: string;
+  /** The worse findings' codes. */
+  worse: string[];
+  scheduled: boolean;
+}
+
+/** The Compare view: which two crawls, their comparison as loaded, the changed-URL table's filter. */
+export interface CompareState {
+  oldId: string | null;
+  newId: string | null;
+  summary: CompareSummary | null;
+  loading: boolean;
+  error?: ApiErrorLike;
+  filter: CompareTableFilter;
+  /** The row open in the before/after detail. */
+  selected: CompareRow | null;
+  tab: CompareTab;
+}
+
+export type CompareTab = 'summary' | 'sitemaps' | 'urls';
+
+function emptyCompare(): CompareState {
+  return { oldId: null, newId: null, summary: null, loading: false, filter: emptyCompareFilter(), selected: null, tab: 'summary' };
 }
 
 export interface ConfirmRequest {
@@ -44,7 +89,7 @@ export interface FindingsState {
  */
 export interface CrawlSlice {
   /** What is being done to the crawl right now (its buttons are off meanwhile). */
-  busy?: CrawlAction | 'delete' | 'rename';
+  busy?: CrawlAction | 'delete' | 'rename' | 'recrawl' | 'schedule' | 'save';
   /** Discovered and handled URLs over time, for the Overview's chart. */
   history: HistoryPoint[];
   /** The URL table's filter and sort. */
@@ -89,6 +134,10 @@ export interface AppState {
   toasts: Toast[];
   confirm: ConfirmRequest | null;
   exportMenuOpen: boolean;
+  compare: CompareState;
+  notices: Notice[];
+  /** An import (opening a crawl file) is under way. */
+  importing: boolean;
 }
 
 const initial: AppState = {
@@ -103,6 +152,9 @@ const initial: AppState = {
   toasts: [],
   confirm: null,
   exportMenuOpen: false,
+  compare: emptyCompare(),
+  notices: [],
+  importing: false,
 };
 
 export const useApp = create<AppState>()(() => ({ ...initial }));
@@ -139,11 +191,11 @@ function setCrawl(id: string, fn: (c: CrawlSlice) => Partial<CrawlSlice>): void 
   set((s) => patchCrawl(s, id, fn));
 }
 
-/** Shows a message at the bottom right for a few seconds. */
-export function toast(kind: Toast['kind'], text: string): void {
+/** Shows a message at the bottom right for a few seconds (longer with an action to take). */
+export function toast(kind: Toast['kind'], text: string, action?: Toast['action']): void {
   const id = toastSeq++;
-  set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
-  setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), kind === 'error' ? 8000 : 4000);
+  set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text, ...(action ? { action } : {}) }] }));
+  setTimeout(() => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), kind === 'error' || action ? 10_000 : 4000);
 }
 
 export function dismissToast(id: number): void {
@@ -164,6 +216,7 @@ export async function attach(conn: Connection): Promise<void> {
   api.on('crawlFinished', (c) => onCrawlEnded(c, 'finished'));
   api.on('crawlFailed', (c) => onCrawlEnded(c, 'failed'));
   api.on('warning', (w) => toast(w.level === 'error' ? 'error' : 'info', w.message));
+  api.on('recrawlFinished', onRecrawlFinished);
   try {
     const [crawls, defaults] = await Promise.all([api.listCrawls(), api.getDefaults()]);
     const sorted = sortCrawls(crawls);
@@ -258,8 +311,10 @@ async function withBusy(id: string, what: NonNullable<CrawlSlice['busy']>, fn: (
 
 /** Creates a crawl (and starts it when asked); selects it on the Overview. */
 export async function createCrawl(
-  input: { name?: string; settings: Partial<CrawlSettings> & { startUrl: string } },
+  input: { name?: string; settings: Partial<CrawlSettings> & { startUrl: string }; list?: string },
   start: boolean,
+  /** Shows an error next to a field instead of a toast (BAD_LIST next to the list); true when it did. */
+  fieldError?: (e: ApiErrorLike) => boolean,
 ): Promise<CrawlSummary | null> {
   try {
     let c = await getApi().createCrawl(input);
@@ -272,7 +327,7 @@ export async function createCrawl(
     }
     return c;
   } catch (err) {
-    reportError('Could not create the crawl', err);
+    if (!fieldError?.(toApiError(err))) reportError('Could not create the crawl', err);
     return null;
   }
 }
@@ -348,7 +403,17 @@ async function deleteCrawl(id: string): Promise<void> {
         const selectedId = s.selectedId === id ? (crawls[0]?.id ?? null) : s.selectedId;
         const byCrawl = { ...s.byCrawl };
         delete byCrawl[id];
-        return { crawls, byCrawl, selectedId, screen: selectedId ? s.screen : 'new' };
+        const inCompare = s.compare.oldId === id || s.compare.newId === id;
+        const compare = inCompare
+          ? {
+              ...s.compare,
+              oldId: s.compare.oldId === id ? null : s.compare.oldId,
+              newId: s.compare.newId === id ? null : s.compare.newId,
+              summary: null,
+              selected: null,
+            }
+          : s.compare;
+        return { crawls, byCrawl, selectedId, compare, screen: selectedId ? s.screen : 'new' };
       });
     } catch (err) {
       reportError('Could not delete the crawl', err);
@@ -369,26 +434,36 @@ export async function exportLinks(id: string, of?: { urlId: number; direction: L
 }
 
 /** Runs an export: a browser downloads the file the service wrote; Electron saved it already. */
-async function runExport(id: string, call: () => Promise<ExportResult>): Promise<void> {
-  await withBusy(id, 'export', async () => {
+async function runExport(
+  id: string,
+  call: () => Promise<ExportResult>,
+  done: (r: ExportResult) => string = (r) => {
+    const rows = r.rows.toLocaleString('en-US');
+    return r.path ? `Exported ${rows} rows to ${r.path}` : `Exported ${rows} rows.`;
+  },
+  what: NonNullable<CrawlSlice['busy']> = 'export',
+): Promise<void> {
+  await withBusy(id, what, async () => {
     try {
       const r = await call();
       if (r.canceled) return;
-      if (r.downloadUrl) {
-        const a = document.createElement('a');
-        a.href = r.downloadUrl;
-        a.download = '';
-        a.rel = 'noopener';
-        document.body.appendChild(a);
-        a.click();
-        a.remove();
-      }
-      const rows = r.rows.toLocaleString('en-US');
-      toast('success', r.path ? `Exported ${rows} rows to ${r.path}` : `Exported ${rows} rows.`);
+      if (r.downloadUrl) download(r.downloadUrl);
+      toast('success', done(r));
     } catch (err) {
-      reportError('Export failed', err);
+      reportError(what === 'save' ? 'Could not save the crawl file' : 'Export failed', err);
     }
   });
+}
+
+/** Has the browser download a file the service offers (browser mode). */
+function download(url: string): void {
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = '';
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
 }
 
 export async function saveDefaults(patch: Partial<CrawlSettings>): Promise<boolean> {
@@ -535,4 +610,216 @@ export function selectNode(id: string, node: SitemapNode | null): void {
   setCrawl(id, () => ({ selectedNode: node?.id ?? null }));
   setFilter(id, (f) => (node ? drillDown(f, { sitemap: node }, true) : removeChip(f, 'sitemap')));
   selectUrl(id, null);
+}
+
+// ---------------------------------------------------------------- recrawl, schedule, crawl files (issue 23)
+
+/** Crawl again: a new crawl of the same settings that reuses what this one learned; selects it. */
+export async function recrawl(id: string, changedOnly: boolean): Promise<CrawlSummary | null> {
+  let made: CrawlSummary | null = null;
+  askNotificationPermission();
+  await withBusy(id, 'recrawl', async () => {
+    try {
+      const c = await getApi().recrawl(changedOnly ? { id, changedOnly } : { id });
+      made = c;
+      set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+      selectCrawl(c.id);
+      setTab('overview');
+      toast('info', `Crawling again${changedOnly ? ', changed URLs only' : ''}: the comparison with the previous crawl is ready when it finishes.`);
+    } catch (err) {
+      reportError('Could not crawl again', err);
+    }
+  });
+  return made;
+}
+
+/** Recrawls the crawl every day or week while the app runs (null: no more). */
+export async function setSchedule(id: string, every: 'daily' | 'weekly' | null, changedOnly: boolean): Promise<void> {
+  if (every) askNotificationPermission();
+  await withBusy(id, 'schedule', async () => {
+    try {
+      const c = await getApi().setSchedule({ id, every, changedOnly });
+      set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+      toast(
+        'success',
+        every ? `Recrawls ${every}${changedOnly ? ', changed URLs only' : ''}, while Spinneret runs.` : 'No more scheduled recrawls of this crawl.',
+      );
+    } catch (err) {
+      reportError('Could not change the schedule', err);
+    }
+  });
+}
+
+/** Saves everything the crawl holds as one file (Electron: a save dialog; browser mode: a download). */
+export async function saveCrawlFile(id: string): Promise<void> {
+  await runExport(
+    id,
+    () => getApi().exportCrawlFile({ id }),
+    (r) => (r.path ? `Saved the crawl file to ${r.path}` : 'Saved the crawl file: see your downloads.'),
+    'save',
+  );
+}
+
+/** A crawl opened from a file: in the list, selected. */
+function opened(c: CrawlSummary): void {
+  set((s) => ({ crawls: upsertCrawl(s.crawls, c) }));
+  selectCrawl(c.id);
+  setTab('overview');
+  toast('success', `Opened ${c.imported?.file ?? 'the crawl file'}: ${c.counters.discovered.toLocaleString('en-US')} URLs.`);
+}
+
+/** What an upload answers: the contract's envelope. */
+function readEnvelope(body: unknown): CrawlSummary {
+  const b = body as { ok?: unknown; value?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+  if (b && b.ok === true && b.value && typeof b.value === 'object') return b.value as CrawlSummary;
+  if (b && b.ok === false && b.error) {
+    throw Object.assign(new Error(typeof b.error.message === 'string' ? b.error.message : 'The file was refused.'), {
+      code: typeof b.error.code === 'string' ? b.error.code : 'UNKNOWN',
+    });
+  }
+  throw Object.assign(new Error('The answer to the upload was not understood.'), { code: 'BAD_MESSAGE' });
+}
+
+/**
+ * Opens a crawl file. Electron shows its open dialog and answers the crawl; browser mode needs the
+ * file picked in the page first (`file`), whose bytes go to the one-time upload URL the service hands out.
+ */
+export async function openCrawlFile(file?: File): Promise<CrawlSummary | null> {
+  if (get().importing) return null;
+  set({ importing: true });
+  try {
+    const r = await getApi().importCrawl();
+    if (r.canceled) return null;
+    if (r.crawl) {
+      opened(r.crawl);
+      return r.crawl;
+    }
+    if (!r.uploadUrl) throw Object.assign(new Error('No crawl and no upload address came back.'), { code: 'BAD_MESSAGE' });
+    if (!file) throw Object.assign(new Error('Pick a crawl file first.'), { code: 'NO_FILE' });
+    const res = await fetch(r.uploadUrl, { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
+    let body: unknown;
+    try {
+      body = await res.json();
+    } catch {
+      throw Object.assign(new Error(`The upload failed (HTTP ${res.status}).`), { code: 'BAD_MESSAGE' });
+    }
+    const c = readEnvelope(body);
+    opened(c);
+    return c;
+  } catch (err) {
+    const e = toApiError(err);
+    toast('error', `Could not open ${file ? `"${file.name}"` : 'the crawl file'}: ${e.message}${e.code === 'BAD_CRAWL_FILE' ? ' Nothing was imported.' : ''}`);
+    return null;
+  } finally {
+    set({ importing: false });
+  }
+}
+
+// ---------------------------------------------------------------- the Compare view
+
+/** Opens the Compare view on two crawls (old first), or on the crawl's default pair. */
+export function openCompare(pair: { oldId: string | null; newId: string | null }): void {
+  set({ screen: 'compare', exportMenuOpen: false, compare: { ...emptyCompare(), oldId: pair.oldId, newId: pair.newId } });
+  void loadCompare();
+}
+
+/** The Compare view of a crawl: with its base, or the previous crawl of its site; pickers only when none. */
+export function compareCrawl(id: string): void {
+  const pair = defaultPair(get().crawls, id);
+  openCompare(pair ?? { oldId: null, newId: id });
+}
+
+/** Swaps the two sides. */
+export function swapCompare(): void {
+  const { oldId, newId } = get().compare;
+  openCompare({ oldId: newId, newId: oldId });
+}
+
+/** Loads the comparison of the chosen pair. */
+export async function loadCompare(): Promise<void> {
+  const { oldId, newId } = get().compare;
+  if (!oldId || !newId || oldId === newId) {
+    set((s) => ({ compare: { ...s.compare, summary: null, loading: false, error: undefined } }));
+    return;
+  }
+  set((s) => ({ compare: { ...s.compare, loading: true, error: undefined } }));
+  try {
+    const summary = await getApi().compareCrawls({ oldId, newId });
+    // Another pair chosen meanwhile: this answer is not its.
+    if (get().compare.oldId !== oldId || get().compare.newId !== newId) return;
+    set((s) => ({ compare: { ...s.compare, summary, loading: false } }));
+  } catch (err) {
+    if (get().compare.oldId !== oldId || get().compare.newId !== newId) return;
+    set((s) => ({ compare: { ...s.compare, summary: null, loading: false, error: toApiError(err) } }));
+  }
+}
+
+export function setCompareFilter(update: (f: CompareTableFilter) => CompareTableFilter): void {
+  set((s) => ({ compare: { ...s.compare, filter: update(s.compare.filter), selected: null } }));
+}
+
+export function setCompareTab(tab: CompareTab): void {
+  set((s) => ({ compare: { ...s.compare, tab } }));
+}
+
+/** A summary figure clicked: the changed-URL table narrowed to it. */
+export function drillCompareTo(to: Parameters<typeof drillCompare>[1]): void {
+  set((s) => ({ compare: { ...s.compare, filter: drillCompare(s.compare.filter, to), selected: null, tab: 'urls' } }));
+}
+
+export function selectCompareRow(row: CompareRow | null): void {
+  set((s) => ({ compare: { ...s.compare, selected: row } }));
+}
+
+/** The changed URLs as CSV (the table's filter), one row per URL with before/after columns. */
+export async function exportCompare(): Promise<void> {
+  const { oldId, newId, filter } = get().compare;
+  if (!oldId || !newId) return;
+  const f = compareFilterOf(filter);
+  await runExport(newId, () => getApi().exportCompare(Object.keys(f).length ? { oldId, newId, filter: f } : { oldId, newId }));
+}
+
+// ---------------------------------------------------------------- a recrawl finished
+
+/** In browser mode, asks once (on a click: browsers want a gesture) whether Spinneret may notify. */
+function askNotificationPermission(): void {
+  if (get().transport !== 'browser' || typeof Notification === 'undefined') return;
+  if (Notification.permission === 'default') void Notification.requestPermission().catch(() => {});
+}
+
+let noticeSeq = 1;
+
+function onRecrawlFinished(e: EventPayload<'recrawlFinished'>): void {
+  if (deleted.has(e.crawl.id)) return;
+  set((s) => ({
+    crawls: upsertCrawl(s.crawls, e.crawl),
+    ...patchCrawl(s, e.crawl.id, (x) => ({ urlVersion: x.urlVersion + 1 })),
+  }));
+  const name = e.crawl.name || e.crawl.startUrl;
+  const compare = { label: 'Compare with previous', run: () => openCompare({ oldId: e.baseId, newId: e.crawl.id }) };
+  // The view already open on this pair shows the fresh comparison.
+  const cur = get().compare;
+  if (get().screen === 'compare' && cur.newId === e.crawl.id && cur.oldId === e.baseId) void loadCompare();
+  if (e.worse.length === 0) {
+    toast('success', `${name}: ${e.scheduled ? 'the scheduled recrawl' : 'the recrawl'} finished; no finding got worse.`, compare);
+    return;
+  }
+  const text = `${name}: ${e.scheduled ? 'the scheduled recrawl' : 'the recrawl'} finished with ${e.worse.length} ${e.worse.length === 1 ? 'finding' : 'findings'} worse than last time.`;
+  set((s) => ({ notices: [...s.notices.slice(-4), { id: noticeSeq++, crawlId: e.crawl.id, baseId: e.baseId, text, worse: e.worse, scheduled: e.scheduled }] }));
+  // Electron main shows a desktop notification itself; a browser tab may be in the background.
+  if (get().transport === 'browser' && typeof Notification !== 'undefined' && Notification.permission === 'granted') {
+    try {
+      const n = new Notification('Spinneret: findings got worse', { body: `${text} ${e.worse.join(', ')}`, tag: `recrawl-${e.crawl.id}` });
+      n.onclick = () => {
+        window.focus();
+        compare.run();
+      };
+    } catch {
+      // Some browsers refuse page notifications outright: the notice in the window is enough.
+    }
+  }
+}
+
+export function dismissNotice(id: number): void {
+  set((s) => ({ notices: s.notices.filter((n) => n.id !== id) }));
 }

@@ -6,13 +6,17 @@ import { ProgressBar, StatusPill } from '../components/Bits.js';
 import { displayName } from '../logic/crawls.js';
 import { formatAgeShort, formatAgo, formatCount, formatDateTime, stripScheme } from '../logic/format.js';
 import { overallProgress } from '../logic/progress.js';
-import { askDeleteCrawl, renameCrawl, runAction, selectCrawl, showNewCrawl, useApp } from '../store/app-store.js';
+import { comparable } from '../logic/compare.js';
+import { scheduleText } from '../logic/recrawl.js';
+import { askDeleteCrawl, compareCrawl, openCrawlFile, renameCrawl, runAction, selectCrawl, showNewCrawl, useApp } from '../store/app-store.js';
 
 export function Sidebar() {
   const crawls = useApp((s) => s.crawls);
   const loaded = useApp((s) => s.crawlsLoaded);
   const selectedId = useApp((s) => s.selectedId);
   const screen = useApp((s) => s.screen);
+  const compareOld = useApp((s) => s.compare.oldId);
+  const compareNew = useApp((s) => s.compare.newId);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 15_000);
@@ -31,6 +35,7 @@ export function Sidebar() {
       </div>
       <div className="sidebar-head">
         <span className="section-label">Crawls</span>
+        <OpenCrawlFile />
         <button
           type="button"
           className={`btn btn-small${screen === 'new' ? ' btn-primary' : ''}`}
@@ -44,14 +49,58 @@ export function Sidebar() {
       <ul className="crawl-list" role="listbox" aria-label="Crawls">
         {loaded && crawls.length === 0 && <li className="crawl-list-empty">No crawls yet. Start one with New.</li>}
         {crawls.map((c) => (
-          <CrawlItem key={c.id} crawl={c} selected={screen === 'crawl' && c.id === selectedId} now={now} />
+          <CrawlItem
+            key={c.id}
+            crawl={c}
+            selected={screen === 'crawl' && c.id === selectedId}
+            side={screen !== 'compare' ? null : c.id === compareOld ? 'old' : c.id === compareNew ? 'new' : null}
+            now={now}
+          />
         ))}
       </ul>
     </aside>
   );
 }
 
-function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: boolean; now: number }) {
+/**
+ * "Open crawl file…": Electron shows its own open dialog; a browser picks the file in the page
+ * (an <input type=file>), whose bytes are sent to the upload address the service hands out.
+ */
+function OpenCrawlFile() {
+  const transport = useApp((s) => s.transport);
+  const importing = useApp((s) => s.importing);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-small btn-ghost sidebar-open"
+        disabled={importing}
+        onClick={() => (transport === 'browser' ? input.current?.click() : void openCrawlFile())}
+        title="Open crawl file…: a crawl saved with Export → Save crawl as file"
+        data-testid="open-crawl-file"
+      >
+        <Icon name={importing ? 'spinner' : 'upload'} size={14} className={importing ? 'spin' : undefined} /> {importing ? 'Opening…' : 'Open'}
+      </button>
+      {transport === 'browser' && (
+        <input
+          ref={input}
+          type="file"
+          accept=".spinneret,application/octet-stream,application/gzip"
+          hidden
+          data-testid="open-crawl-input"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file) void openCrawlFile(file);
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function CrawlItem({ crawl, selected, side, now }: { crawl: CrawlSummary; selected: boolean; side: 'old' | 'new' | null; now: number }) {
   const busy = useApp((s) => s.byCrawl[crawl.id]?.busy);
   const [editing, setEditing] = useState(false);
   const name = displayName(crawl);
@@ -59,7 +108,7 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
   const c = crawl.counters;
   return (
     <li
-      className={`crawl-item${selected ? ' selected' : ''}`}
+      className={`crawl-item${selected ? ' selected' : ''}${side ? ' comparing' : ''}`}
       role="option"
       aria-selected={selected}
       data-crawl-id={crawl.id}
@@ -80,6 +129,11 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
             {name}
           </span>
         )}
+        {side && (
+          <span className={`badge ${side === 'new' ? 'badge-info' : 'badge-muted'}`} data-testid={`compare-side-${side}`}>
+            {side === 'old' ? 'before' : 'after'}
+          </span>
+        )}
         {crawl.status === 'paused' && (
           <button
             type="button"
@@ -97,8 +151,13 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
         )}
       </div>
       <div className="crawl-url" title={crawl.startUrl || crawl.settings.sitemapUrls.join('\n')}>
-        {stripScheme(crawl.startUrl || crawl.settings.sitemapUrls[0] || '')}
+        {crawl.startUrl || crawl.settings.sitemapUrls[0]
+          ? stripScheme(crawl.startUrl || crawl.settings.sitemapUrls[0] || '')
+          : crawl.settings.mode === 'list'
+            ? `List of ${formatCount(crawl.listSize ?? 0)} URLs`
+            : ''}
       </div>
+      <CrawlMarks crawl={crawl} />
       {crawl.status !== 'created' && (
         <ProgressBar
           value={progress.value}
@@ -114,6 +173,20 @@ function CrawlItem({ crawl, selected, now }: { crawl: CrawlSummary; selected: bo
           {formatAgeShort(crawl.updatedAt, now)}
         </span>
         <span className="crawl-actions">
+          <button
+            type="button"
+            className="icon-btn"
+            title={comparable(crawl) ? 'Compare with another crawl of this site' : 'A crawl can be compared once it has run and is not running'}
+            aria-label={`Compare ${name}`}
+            disabled={!comparable(crawl)}
+            data-testid="sidebar-compare"
+            onClick={(e) => {
+              e.stopPropagation();
+              compareCrawl(crawl.id);
+            }}
+          >
+            <Icon name="compare" size={14} />
+          </button>
           <button
             type="button"
             className="icon-btn"
@@ -173,5 +246,42 @@ function RenameInput({ initial, onDone }: { initial: string; onDone: (value: str
       }}
       onBlur={() => finish(value)}
     />
+  );
+}
+
+/** What sets a crawl apart in the list: a recrawl, opened from a file, a list crawl, a schedule. */
+function CrawlMarks({ crawl }: { crawl: CrawlSummary }) {
+  const marks: { key: string; icon: Parameters<typeof Icon>[0]['name']; text: string; title: string }[] = [];
+  if (crawl.baseId) {
+    marks.push({
+      key: 'recrawl',
+      icon: 'recrawl',
+      text: crawl.changedOnly ? 'recrawl, changed only' : 'recrawl',
+      title: 'Crawled again from an earlier crawl: results that answered 304 (or were not fetched) are carried over',
+    });
+  }
+  if (crawl.imported) {
+    marks.push({ key: 'imported', icon: 'file', text: 'opened from file', title: `Opened ${formatDateTime(crawl.imported.at)} from ${crawl.imported.file}` });
+  }
+  if (crawl.settings.mode === 'list' && (crawl.startUrl || crawl.settings.sitemapUrls[0])) {
+    marks.push({ key: 'list', icon: 'list', text: `list of ${formatCount(crawl.listSize ?? 0)}`, title: 'A list-mode crawl: it fetched the URLs of a list' });
+  }
+  if (crawl.schedule) {
+    marks.push({
+      key: 'schedule',
+      icon: 'clock',
+      text: crawl.schedule.every,
+      title: `${scheduleText(crawl.schedule)}; next ${formatDateTime(crawl.schedule.nextAt)}`,
+    });
+  }
+  if (marks.length === 0) return null;
+  return (
+    <div className="crawl-marks">
+      {marks.map((m) => (
+        <span key={m.key} className="crawl-mark" title={m.title} data-mark={m.key}>
+          <Icon name={m.icon} size={11} /> {m.text}
+        </span>
+      ))}
+    </div>
   );
 }

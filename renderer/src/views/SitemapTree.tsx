@@ -7,17 +7,25 @@ import { VirtualTable, type Column } from '../components/VirtualTable.js';
 import { formatBytes, formatCount, lastSegment } from '../logic/format.js';
 import { emptyTree, groupProblems, problemCount, visibleRows } from '../logic/tree.js';
 import { badgeSummary, SEVERITY_TONE } from '../logic/issues.js';
+import { trustText, trustTone } from '../logic/compare.js';
 import { loadChildren, selectNode, setTab, showFinding, toggleNode, useApp } from '../store/app-store.js';
 
 const COLUMNS: Column[] = [
-  { id: 'name', label: 'Sitemap', width: 300, grow: true },
+  { id: 'name', label: 'Sitemap', width: 260, grow: true },
   { id: 'type', label: 'Type', width: 80 },
   { id: 'http', label: 'HTTP', width: 54, align: 'right' },
   { id: 'urls', label: 'URLs', width: 84, align: 'right', title: 'URL entries read, or child sitemaps listed by an index' },
   { id: 'size', label: 'Size', width: 90, align: 'right', title: 'Inflated size; hover for the bytes on the wire' },
   { id: 'gzip', label: 'Gzip', width: 46, align: 'center' },
   { id: 'lastmod', label: 'Lastmod', width: 96, title: "The index's <lastmod> for this sitemap" },
-  { id: 'problems', label: 'Problems', width: 200 },
+  { id: 'problems', label: 'Problems', width: 170 },
+  {
+    id: 'trust',
+    label: 'Lastmod trust',
+    width: 104,
+    align: 'right',
+    title: 'Of its URLs with a lastmod and evidence to judge it by (Last-Modified; in a recrawl, the base crawl), how many agree',
+  },
   { id: 'audit', label: 'Issues', width: 70, align: 'right', title: 'Audit findings of this sitemap and of the entries it lists, coloured by the worst' },
 ];
 
@@ -84,6 +92,15 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
         <span className="ellipsis" title={n.url}>
           {n.type === 'robots' ? n.url : lastSegment(n.url)}
         </span>
+        {n.carriedOver && (
+          <span
+            className="badge badge-muted"
+            data-testid="node-carried-over"
+            title="Carried over: the sitemap answered 304 Not Modified (or its index lastmod and validators said unchanged), so it was not read again; its entries come from the base crawl"
+          >
+            304
+          </span>
+        )}
         {row.loading && <Icon name="spinner" size={12} className="spin muted" />}
       </span>,
       <span className={`type type-${n.type}`}>{TYPE_LABEL[n.type]}</span>,
@@ -111,6 +128,7 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
         {n.lastmod?.slice(0, 10) ?? ''}
       </span>,
       <Problems node={n} count={probs} />,
+      <Trust node={n} />,
       <AuditBadge node={n} />,
     ];
   };
@@ -172,6 +190,23 @@ function Problems({ node, count }: { node: SitemapNode; count: number }) {
     <span className="problems" title={node.problems.map((p) => `${p.code}: ${p.message}`).join('\n') || `${count} problems below this node`}>
       <span className={`badge ${node.state === 'error' ? 'badge-error' : 'badge-warn'}`}>{count}</span>
       <span className="ellipsis small">{first ? first.code : 'in children'}</span>
+    </span>
+  );
+}
+
+/** The node's lastmod trust as a share, coloured; the counts on hover. */
+function Trust({ node }: { node: SitemapNode }) {
+  const text = trustText(node.lastmodTrust);
+  if (!text) return <span className="muted">—</span>;
+  return (
+    <span
+      className={`num trust trust-${trustTone(node.lastmodTrust)}`}
+      data-testid="node-trust"
+      data-agree={node.lastmodTrust!.agree}
+      data-judged={node.lastmodTrust!.judged}
+      title={`lastmod trust ${text}: of ${formatCount(node.lastmodTrust!.judged)} URLs whose lastmod could be judged, ${formatCount(node.lastmodTrust!.agree)} agree with the evidence`}
+    >
+      {text.split(' ')[0]}
     </span>
   );
 }
@@ -291,6 +326,16 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
         {node.lastmod && (
           <span>
             Lastmod <strong className="mono">{node.lastmod}</strong>
+          </span>
+        )}
+        {trustText(node.lastmodTrust) && (
+          <span className="trust-badge" data-testid="node-panel-trust" title="Of its URLs with a lastmod and evidence to judge it by, how many agree">
+            lastmod trust <strong className={`num trust-${trustTone(node.lastmodTrust)}`}>{trustText(node.lastmodTrust)}</strong>
+          </span>
+        )}
+        {node.carriedOver && (
+          <span className="badge badge-muted" title="Not read again: its entries come from the base crawl">
+            Carried over (304)
           </span>
         )}
       </div>

@@ -8,7 +8,10 @@ import { displayName } from '../logic/crawls.js';
 import { formatCount, formatDateTime } from '../logic/format.js';
 import { describeFilter, emptyFilter, filterToQuery, isFiltered } from '../logic/url-query.js';
 import { issueSummary } from '../logic/issues.js';
-import { exportCsv, exportLinks, runAction, setExportMenu, setTab, useApp, type Tab } from '../store/app-store.js';
+import { compareCrawl, exportCsv, exportLinks, runAction, saveCrawlFile, selectCrawl, setExportMenu, setTab, useApp, type Tab } from '../store/app-store.js';
+import { comparable, defaultPair } from '../logic/compare.js';
+import { baseOf } from '../logic/recrawl.js';
+import { RecrawlMenu } from './RecrawlMenu.js';
 import { useFindings } from './IssuesView.js';
 import { modKey } from './shortcuts.js';
 
@@ -16,6 +19,8 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
   const busy = useApp((s) => s.byCrawl[crawl.id]?.busy);
   const a = actionsFor(crawl, !!busy);
   const name = displayName(crawl);
+  const base = useApp((s) => baseOf(s.crawls, crawl));
+  const hasPair = useApp((s) => defaultPair(s.crawls, crawl.id) !== null);
   return (
     <div className="toolbar">
       <div className="toolbar-title">
@@ -25,8 +30,43 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
           {busy && <span className="muted busy-note">{busyLabel(busy)}…</span>}
         </div>
         <div className="subtitle">
-          {crawl.startUrl ? <UrlLink url={crawl.startUrl} /> : <span>{crawl.settings.sitemapUrls.length} sitemap URLs</span>}
+          {crawl.startUrl ? (
+            <UrlLink url={crawl.startUrl} />
+          ) : crawl.settings.mode === 'list' ? (
+            <span>List of {formatCount(crawl.listSize ?? 0)} URLs</span>
+          ) : (
+            <span>{crawl.settings.sitemapUrls.length} sitemap URLs</span>
+          )}
           <span className="dot">·</span>
+          {crawl.baseId && (
+            <>
+              <span data-testid="recrawl-of">
+                {crawl.changedOnly ? 'Changed-only recrawl of ' : 'Recrawl of '}
+                {base ? (
+                  <button type="button" className="link-btn" onClick={() => selectCrawl(base.id)} title="Open the crawl this one recrawls">
+                    {displayName(base)}
+                  </button>
+                ) : (
+                  <span className="muted">a deleted crawl</span>
+                )}
+              </span>
+              <span className="dot">·</span>
+            </>
+          )}
+          {crawl.imported && (
+            <>
+              <span title={`Opened ${formatDateTime(crawl.imported.at)} from ${crawl.imported.file}`} data-testid="imported-from">
+                Opened from {crawl.imported.file}
+              </span>
+              <span className="dot">·</span>
+            </>
+          )}
+          {crawl.settings.mode === 'list' && crawl.startUrl && (
+            <>
+              <span>List of {formatCount(crawl.listSize ?? 0)} URLs</span>
+              <span className="dot">·</span>
+            </>
+          )}
           <span>Created {formatDateTime(crawl.createdAt)}</span>
           {crawl.finishedAt && (
             <>
@@ -37,6 +77,23 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
         </div>
       </div>
       <div className="toolbar-actions" role="toolbar" aria-label="Crawl controls">
+        <button
+          type="button"
+          className="btn"
+          disabled={!comparable(crawl)}
+          onClick={() => compareCrawl(crawl.id)}
+          data-action="compare"
+          title={
+            !comparable(crawl)
+              ? 'A crawl can be compared once it has run and is not running'
+              : hasPair
+                ? 'Compare with the previous crawl of this site (or the one it recrawls)'
+                : 'Compare with another crawl: pick it in the Compare view'
+          }
+        >
+          <Icon name="compare" size={14} /> Compare
+        </button>
+        <RecrawlMenu crawl={crawl} />
         {crawl.status === 'created' || a.start ? (
           <button
             type="button"
@@ -88,7 +145,20 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
 }
 
 function busyLabel(b: string): string {
-  return { start: 'Starting', pause: 'Pausing', resume: 'Resuming', stop: 'Stopping', export: 'Exporting', delete: 'Deleting', rename: 'Renaming' }[b] ?? b;
+  return (
+    {
+      start: 'Starting',
+      pause: 'Pausing',
+      resume: 'Resuming',
+      stop: 'Stopping',
+      export: 'Exporting',
+      delete: 'Deleting',
+      rename: 'Renaming',
+      recrawl: 'Starting the recrawl',
+      schedule: 'Saving the schedule',
+      save: 'Saving the crawl file',
+    }[b] ?? b
+  );
 }
 
 function ExportButton({ crawl, enabled }: { crawl: CrawlSummary; enabled: boolean }) {
@@ -146,6 +216,25 @@ function ExportButton({ crawl, enabled }: { crawl: CrawlSummary; enabled: boolea
               <span className="menu-note">Every link between crawled pages: source, target, anchor, target status, nofollow, external</span>
             </button>
           )}
+          <div className="menu-section">Crawl file</div>
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            disabled={crawl.status === 'running'}
+            onClick={() => {
+              setExportMenu(false);
+              void saveCrawlFile(crawl.id);
+            }}
+            data-export="crawl-file"
+          >
+            <span>Save crawl as file…</span>
+            <span className="menu-note">
+              {crawl.status === 'running'
+                ? 'Pause or stop the crawl first'
+                : 'Everything this crawl holds, in one .spinneret file: open it with Open crawl file… on any computer'}
+            </span>
+          </button>
           <div className="menu-foot">
             <Kbd>{modKey}</Kbd>+<Kbd>E</Kbd> exports the current filter, or everything when there is none
           </div>

@@ -181,6 +181,15 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
             Non-indexable{d.indexabilityReason ? `: ${INDEXABILITY_REASON_LABEL[d.indexabilityReason]}` : ''}
           </span>
         )}
+        {(d.carriedOver || r.carriedOver) && (
+          <span
+            className="badge badge-muted"
+            data-testid="detail-carried-over"
+            title="This recrawl kept the base crawl's result for this URL instead of fetching it anew"
+          >
+            {r.notModified ? 'Carried over: 304 Not Modified' : 'Carried over: not fetched (changed only)'}
+          </span>
+        )}
       </div>
 
       {err && (

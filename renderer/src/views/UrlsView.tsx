@@ -30,9 +30,25 @@ import {
 import { SOURCE_LABEL, STATE_LABEL } from '../logic/labels.js';
 import { clearFilters, getApi, loadFindings, selectNode, selectUrl, setFilter, useApp } from '../store/app-store.js';
 import { UrlDetailPane } from './UrlDetail.js';
-import { URL_COLUMNS, URL_COLUMNS_KEY } from './url-columns.js';
+import { RECRAWL_COLUMNS, RECRAWL_COLUMNS_KEY, URL_COLUMNS, URL_COLUMNS_KEY } from './url-columns.js';
 
+/**
+ * A recrawl's table has a column choice of its own, with "Carried over" shown until the analyst
+ * hides it (keyed: switching between a recrawl and another crawl reads the other choice).
+ */
 export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
+  const recrawl = !!crawl.baseId;
+  return (
+    <UrlsTable
+      key={recrawl ? 'recrawl' : 'crawl'}
+      crawl={crawl}
+      columnsKey={recrawl ? RECRAWL_COLUMNS_KEY : URL_COLUMNS_KEY}
+      all={recrawl ? RECRAWL_COLUMNS : URL_COLUMNS}
+    />
+  );
+}
+
+function UrlsTable({ crawl, columnsKey, all }: { crawl: CrawlSummary; columnsKey: string; all: typeof URL_COLUMNS }) {
   const filter = useApp((s) => s.byCrawl[crawl.id]?.filter) ?? emptyFilter();
   const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
   const selected = useApp((s) => s.byCrawl[crawl.id]?.selectedUrl ?? null);
@@ -54,8 +70,8 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
   const [activeIndex, setActiveIndex] = useState<number | null>(null);
   useEffect(() => setActiveIndex(null), [key]);
 
-  const [prefs, updatePrefs] = useColumnPrefs(URL_COLUMNS_KEY, URL_COLUMNS);
-  const shown = useMemo(() => visibleColumns(prefs, URL_COLUMNS), [prefs]);
+  const [prefs, updatePrefs] = useColumnPrefs(columnsKey, all);
+  const shown = useMemo(() => visibleColumns(prefs, all), [prefs, all]);
   const columns: Column[] = shown.map((c) => ({
     id: c.key,
     label: c.label,
@@ -68,9 +84,9 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
   const toggle = (key: UrlSortKey) => {
     // Hiding the column the table is sorted by: back to the crawl's order, not a sort nobody can see.
     if (filter.sort.key === key && prefs.shown.includes(key)) setFilter(crawl.id, (f) => ({ ...f, sort: emptyFilter().sort }));
-    updatePrefs((p) => toggleColumn(p, URL_COLUMNS, key));
+    updatePrefs((p) => toggleColumn(p, all, key));
   };
-  const initial = defaultPrefs(URL_COLUMNS);
+  const initial = defaultPrefs(all);
   const customised = Object.keys(prefs.widths).length > 0 || prefs.shown.join() !== initial.shown.join();
 
   const renderCells = (i: number) => {
@@ -106,10 +122,10 @@ export function UrlsView({ crawl }: { crawl: CrawlSummary }) {
           {isFiltered(filter) && paged.total !== null && <span className="muted"> of {formatCount(crawl.counters.discovered)}</span>}
         </span>
         <ColumnChooser
-          columns={URL_COLUMNS}
+          columns={all}
           shown={prefs.shown}
           onToggle={(k) => toggle(k as UrlSortKey)}
-          onReset={() => updatePrefs(() => defaultPrefs(URL_COLUMNS))}
+          onReset={() => updatePrefs(() => defaultPrefs(all))}
           canReset={customised}
         />
       </div>
@@ -281,6 +297,16 @@ function FilterBar({ crawl }: { crawl: CrawlSummary }) {
       <StatusFilter classes={filter.statusClasses} codes={filter.statuses} onChange={(p) => upd(p)} />
       <TriToggle label="In sitemap" value={filter.inSitemap} onChange={(inSitemap) => upd({ inSitemap })} yes="Yes" no="No" testId="filter-insitemap" />
       <TriToggle label="Blocked" value={filter.blocked} onChange={(blocked) => upd({ blocked })} yes="Yes" no="No" testId="filter-blocked" />
+      {(crawl.baseId || filter.carriedOver !== 'any') && (
+        <TriToggle
+          label="Carried over"
+          value={filter.carriedOver}
+          onChange={(carriedOver) => upd({ carriedOver })}
+          yes="Yes"
+          no="No, fetched anew"
+          testId="filter-carried"
+        />
+      )}
       <PageFilters filter={filter} onChange={upd} />
     </div>
   );

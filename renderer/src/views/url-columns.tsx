@@ -377,7 +377,33 @@ export const URL_COLUMNS: UrlColumn[] = [
       </span>
     ),
   },
+  // Recrawl (issue 23).
+  {
+    key: 'carriedOver',
+    label: 'Carried over',
+    width: 106,
+    shown: false,
+    description: 'Recrawl: the result was kept from the base crawl (the server answered 304 Not Modified, or a changed-only recrawl did not fetch it)',
+    cell: (r) =>
+      r.carriedOver ? (
+        <span
+          className="badge badge-muted"
+          data-testid="carried-over"
+          title="Kept from the base crawl: 304 Not Modified, or not fetched by a changed-only recrawl"
+        >
+          carried over
+        </span>
+      ) : (
+        ''
+      ),
+  },
 ];
 
 /** Where the analyst's choice of URL columns is kept (localStorage). */
 export const URL_COLUMNS_KEY = 'spinneret.urlTable.columns';
+
+/** A recrawl's columns: the same, with "Carried over" shown until the analyst hides it. */
+export const RECRAWL_COLUMNS: UrlColumn[] = URL_COLUMNS.map((c) => (c.key === 'carriedOver' ? { ...c, shown: true } : c));
+
+/** Where the analyst's choice of a recrawl's URL columns is kept. */
+export const RECRAWL_COLUMNS_KEY = 'spinneret.urlTable.columns.recrawl';
