@@ -263,7 +263,7 @@ export class StringIndex {
       const dirLen = dirEnd + 1;
       const slot = (dirLen * 7 + s.charCodeAt(dirEnd - 1) * 3 + s.charCodeAt(dirEnd - 2) + s.charCodeAt((originEnd + dirEnd) >>> 1)) & (RECENT_DIRS - 1);
       const cached = this.recentDirs[slot]!;
-      if (cached.length === dirLen && s.startsWith(cached)) return this.recentDirRefs[slot]!;
+      if (cached.length === dirLen && s.slice(0, dirLen) === cached) return this.recentDirRefs[slot]!;
       const dir = s.slice(0, dirLen);
       let ref = this.prefixIds.get(dir);
       const room = this.dirPrefixes < MAX_DIR_PREFIXES && this.prefixes.length < MAX_PREFIXES;
@@ -280,7 +280,7 @@ export class StringIndex {
       // No room for directories: the origin, as below.
     }
     const last = this.lastOrigin;
-    if (last.length === originEnd && s.startsWith(last)) return this.lastOriginRef;
+    if (last.length === originEnd && s.slice(0, originEnd) === last) return this.lastOriginRef;
     const origin = s.slice(0, originEnd);
     let ref = this.prefixIds.get(origin);
     if (ref === undefined) {

@@ -78,7 +78,7 @@ const PATH_AND_QUERY = /[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*
 
 function isCanonicalSpelling(url: string): boolean {
   let pathStart: number;
-  if (lastOriginSlash !== '' && url.startsWith(lastOriginSlash)) {
+  if (lastOriginSlash !== '' && url.slice(0, lastOriginSlash.length) === lastOriginSlash) {
     pathStart = lastOriginSlash.length - 1;
     PATH_AND_QUERY.lastIndex = pathStart + 1;
     if (!PATH_AND_QUERY.test(url)) return false;
@@ -257,7 +257,8 @@ export function inSitemapScope(entryUrl: string, sitemapUrl: string): boolean {
   }
   const { origin, dir } = lastSitemap;
   // Fast accept: the entry is literally spelled under the sitemap's directory.
-  if (entryUrl.startsWith(origin) && entryUrl.startsWith(dir, origin.length) && isFastPathCanonical(entryUrl)) {
+  const dirEnd = origin.length + dir.length;
+  if (entryUrl.slice(0, origin.length) === origin && entryUrl.slice(origin.length, dirEnd) === dir && isFastPathCanonical(entryUrl)) {
     return true;
   }
   let e: URL;

@@ -1075,7 +1075,7 @@ export class AuditEngine {
     // found without parsing the entry.
     const announced = s.announced;
     // `<origin>/` as a literal prefix: parsed, the entry has that origin (the host is already canonical).
-    if (announced !== undefined && (loc.startsWith(announced) || inSitemapScope(loc, announced))) return true;
+    if (announced !== undefined && (loc.slice(0, announced.length) === announced || inSitemapScope(loc, announced))) return true;
     if (inSitemapScope(loc, s.url)) return true;
     const finalUrl = s.node?.finalUrl;
     return finalUrl !== undefined && inSitemapScope(loc, finalUrl);

@@ -39,7 +39,7 @@ export class SiteVariants {
    * than the crawl (http↔https, www↔apex). Another host entirely is not a variant.
    */
   isVariant(url: string): boolean {
-    if (url.startsWith(this.originSlash)) return false;
+    if (url.slice(0, this.originSlash.length) === this.originSlash) return false;
     const m = AUTHORITY.exec(url);
     if (m === null) return false;
     const scheme = m[1]!.toLowerCase();

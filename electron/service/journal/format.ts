@@ -152,7 +152,7 @@ function spells(json: string, url: string): boolean {
     json.charCodeAt(0) === 34 &&
     json.charCodeAt(end) === 34 &&
     (json.length === end + 1 || json.charCodeAt(end + 1) === 44) &&
-    json.startsWith(url, 1) &&
+    json.slice(1, end) === url &&
     // json's first end + 1 characters are "url": no backslash among them is none in url.
     url.indexOf('\\') === -1
   );
