@@ -6,8 +6,8 @@
  *
  * Per URL it keeps 17 bytes in typed columns (flags with the result class and out-of-scope count
  * packed in, two 16-bit sitemap slots, widened only past 65,535 sitemaps; a byte of page flags and
- * two 32-bit duplicate-group references for the page findings) and no
- * index of its own: URLs are found by uniqueKey through the crawl's frontier (`keys`). Strings only
+ * two 32-bit duplicate-group references for the page findings), 1 more for the lastmod facts (+ 16 once
+ * lastmods and Last-Modified headers are seen: the two instants as Float64) and no index of its own: URLs are found by uniqueKey through the crawl's frontier (`keys`). Strings only
  * for redirect targets, URLs in three or more sitemaps, hreflang edges and out-of-scope entries of
  * sitemaps still being read, and the titles and meta descriptions of indexable pages (once per
  * distinct text). Definitions: README.md.
