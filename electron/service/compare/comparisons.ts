@@ -21,7 +21,7 @@ import { ServiceError } from '../errors.js';
 import { SOURCES } from '../journal/format.js';
 import { CHANGE_SHIFT, CH_ADDED, CH_REMOVED, MASK_BITS, computeComparison, type CompareCrawl, type Comparison } from './compute.js';
 import { COMPARE_FIELDS, FIELD_BIT, SideReader, fieldText, fieldsOf, type SideValues } from './side.js';
-import { loadComparison, saveComparison, stampOf, type JournalStamp } from './store.js';
+import { isStored, loadComparison, saveComparison, stampOf, type JournalStamp } from './store.js';
 
 /** What the comparisons need of the service. */
 export interface CompareHost {
@@ -151,8 +151,8 @@ export class Comparisons {
     const neu = await this.host.open(newId);
     const stamps = { old: stampOf(old.journalPath), new: stampOf(neu.journalPath) };
     const cur = this.loaded;
-    if (cur && cur.key === key && sameStamps(cur.stamps, stamps)) return { c: cur, old, neu };
     const dir = this.host.dirOf(newId);
+    if (cur && cur.key === key && sameStamps(cur.stamps, stamps) && isStored(dir, oldId)) return { c: cur, old, neu };
     let c = loadComparison(dir, oldId, stamps);
     if (!c) {
       c = await computeComparison(old, neu, this.host.now());

@@ -138,7 +138,8 @@ export async function computeComparison(old: CompareCrawl, neu: CompareCrawl, no
       if (n % YIELD_EVERY === YIELD_EVERY - 1) await turn();
       const src = SOURCES[neu.data.store.source[n]!]!;
       bySource.get(src)!.after++;
-      const o = oq.idOf(nq.get(n)!.uniqueKey) ?? -1;
+      const key = nq.get(n)!.uniqueKey;
+      const o = oq.idOf(key) ?? -1;
       newToOld[n] = o;
       const newRefs = neu.data.store.sitemapsOf(n);
       if (o < 0) {
@@ -149,7 +150,7 @@ export async function computeComparison(old: CompareCrawl, neu: CompareCrawl, no
         continue;
       }
       oldToNew[o] = n;
-      const mask = differences(oldReader.side(o), newReader.side(n));
+      const mask = differences(oldReader.side(o, key), newReader.side(n, key));
       newMask[n] = mask;
       if (mask === 0) unchanged++;
       else {
@@ -158,7 +159,15 @@ export async function computeComparison(old: CompareCrawl, neu: CompareCrawl, no
         for (let i = 0; i < COMPARE_FIELDS.length; i++) if ((mask & (1 << i)) !== 0) fieldCounts[i]!++;
       }
       const oldRefs = old.data.store.sitemapsOf(o);
-      if (newRefs.length || oldRefs.length) {
+      if (newRefs.length === 1 && oldRefs.length === 1) {
+        // Most URLs are listed once: no sets.
+        const a = keyOfFrom(old.data, oldRefs[0]!);
+        const b = keyOfFrom(neu.data, newRefs[0]!);
+        if (a !== b) {
+          bump(lost, a);
+          bump(gained, b);
+        }
+      } else if (newRefs.length || oldRefs.length) {
         const before = new Set(oldRefs.map((r) => keyOfFrom(old.data, r)));
         const after = new Set(newRefs.map((r) => keyOfFrom(neu.data, r)));
         for (const k of after) if (!before.has(k)) bump(gained, k);

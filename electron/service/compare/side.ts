@@ -45,10 +45,10 @@ export class SideReader {
     this.results.writer = writer;
   }
 
-  /** URL `id` of this crawl as the comparison sees it. */
-  side(id: number): SideValues {
+  /** URL `id` of this crawl as the comparison sees it; `uniqueKey` when the caller has it (saves building the request). */
+  side(id: number, uniqueKey?: string): SideValues {
     const { queue, store, froms } = this.data;
-    const req = queue.get(id)!;
+    const key = uniqueKey ?? queue.get(id)!.uniqueKey;
     const side: SideValues = {
       id,
       state: STATE_NAMES[store.state[id]!]!,
@@ -67,7 +67,7 @@ export class SideReader {
       if (result.status !== undefined) side.status = result.status;
       if (result.redirectTo !== undefined) side.redirectTo = result.redirectTo;
       const state = RESULT_STATES[rec[2] as number];
-      if (state === 'done' || state === 'error' || state === 'blocked') side.indexability = indexabilityOf(state, result, req.uniqueKey).indexability;
+      if (state === 'done' || state === 'error' || state === 'blocked') side.indexability = indexabilityOf(state, result, key).indexability;
       if (result.canonical !== undefined) side.canonical = result.canonical;
       if (result.title !== undefined) side.title = result.title;
       const robots = [result.metaRobots, result.xRobotsTag].filter((x): x is string => x !== undefined);

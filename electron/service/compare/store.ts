@@ -45,6 +45,11 @@ function files(newDir: string, oldId: string): { json: string; items: string } {
   return { json: `${base}.json`, items: `${base}.items` };
 }
 
+/** Whether a comparison is kept for this pair (removing its files makes the next call compute it again). */
+export function isStored(newDir: string, oldId: string): boolean {
+  return fs.existsSync(files(newDir, oldId).json);
+}
+
 /** Writes a comparison beside the new crawl (atomically: temp files renamed into place). */
 export function saveComparison(newDir: string, oldId: string, c: Comparison, stamps: { old: JournalStamp; new: JournalStamp }): void {
   const f = files(newDir, oldId);
