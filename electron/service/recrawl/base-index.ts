@@ -145,6 +145,9 @@ export class BaseIndex {
 
   /** A page's validators: its latest answer's ETag and Last-Modified (facts e, m). */
   validators(id: number): { etag?: string; lastModified?: string } | undefined {
+    // Only a 2xx answer is a representation to revalidate: an error page's validators are not sent.
+    const status = this.statusOf(id);
+    if (status < 200 || status >= 300) return undefined;
     const rec = this.resultRecord(id);
     if (!rec) return undefined;
     const facts = decodeResultFacts(rec);

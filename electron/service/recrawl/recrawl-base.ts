@@ -3,8 +3,10 @@
  * and, in changed-only mode, which URLs it does not fetch at all.
  *
  * Changed-only fetches a URL when it is new (the base does not hold it), when its first sitemap
- * listing's lastmod differs from the base's (or one of the two has none), or when it failed in the
- * base (an error, a 5xx, blocked, or never fetched); every other URL keeps its base answer. A URL the
+ * listing's lastmod differs from the base's (a URL with none, listed or not, has none on that side;
+ * one not listed yet when it is fetched, found by a link first, counts as having none), or when it
+ * failed in the base (an error, a 5xx, blocked, or never fetched); every other URL keeps its base
+ * answer. Validators are sent only for a base answer that was 2xx. A URL the
  * base read as a sitemap is always fetched: its answer is a sitemap to read, not a result to keep.
  */
 import type { CarriedPage, RecrawlBase, Request } from '../../engine/index.js';
@@ -36,7 +38,8 @@ export function createRecrawlBase(o: RecrawlBaseOptions): RecrawlBase {
           if (id === undefined || ix.stateOf(id) !== B_DONE) return false;
           const status = ix.statusOf(id);
           if (status === 0 || status >= 500) return false;
-          return ix.lastmodOf(id) === o.lastmodOf(req.uniqueKey);
+          // No lastmod (not listed, or listed without one) is 0 on both sides.
+          return (ix.lastmodOf(id) ?? 0) === (o.lastmodOf(req.uniqueKey) ?? 0);
         }
       : undefined,
     sitemapValidators(nodeId) {
