@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import type { CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
 import { Crawler } from '../../electron/engine/crawler/crawler.js';
 import type { ResultFacts } from '../../electron/engine/types.js';
-import { AuditEngine, laterLastmod } from '../../electron/service/audit/engine.js';
+import { AuditEngine } from '../../electron/service/audit/engine.js';
+import { PreviousFacts } from '../../electron/service/audit/previous-facts.js';
 import {
   expectedAudit,
   expectedLastmodTrust,
@@ -18,7 +19,7 @@ import {
   type AuditRun,
   type AuditSite,
 } from '../fixtures/audit-site.js';
-import { PAGE_FINDING_CODES, type PreviousCrawlLookup, type PreviousUrlFacts } from '../../electron/service/audit/types.js';
+import { PAGE_FINDING_CODES, type PreviousCrawlLookup } from '../../electron/service/audit/types.js';
 
 /** The audit site plants sitemap findings; the page findings are asserted on the realistic site (realistic-crawl.test.ts). */
 const PAGE_CODES = new Set<string>(PAGE_FINDING_CODES);
@@ -103,30 +104,17 @@ async function auditCrawl(site: AuditSite, run: AuditRun, previous?: PreviousCra
 }
 
 /**
- * What a recrawl's base index gives the audit, built from a crawl's events: per uniqueKey, the latest
- * valid lastmod of its listings and the content hash of its latest result when a 2xx page.
+ * What a recrawl's base index gives the audit, built from a crawl's events as the base index reads
+ * its journal: PreviousFacts fed every listing and result, looked up by the first crawl's uniqueKeys.
  */
 function previousOf(c: AuditedCrawl): PreviousCrawlLookup {
-  const facts = new Map<string, PreviousUrlFacts>();
-  const at = (id: number) => {
-    let f = facts.get(c.keys[id]!);
-    if (!f) facts.set(c.keys[id]!, (f = {}));
-    return f;
-  };
+  const ids = new Map(c.keys.map((k, id) => [k, id]));
+  const facts = new PreviousFacts((key) => ids.get(key));
   for (const e of c.events) {
-    if (e.kind === 'admit' || e.kind === 'dup') {
-      if (e.entry?.lastmod === undefined) continue;
-      const f = at(e.id);
-      const later = laterLastmod(f.lastmod, e.entry.lastmod);
-      if (later !== undefined) f.lastmod = later;
-    } else if (e.kind === 'result') {
-      const f = at(e.id);
-      const ok = e.state === 'done' && e.r.status !== undefined && e.r.status >= 200 && e.r.status < 300;
-      if (ok && e.facts?.contentHash !== undefined) f.contentHash = e.facts.contentHash;
-      else delete f.contentHash;
-    }
+    if (e.kind === 'admit' || e.kind === 'dup') facts.listing(e.id, e.entry?.lastmod);
+    else if (e.kind === 'result') facts.result(e.id, e.state, e.r.status, e.facts?.contentHash);
   }
-  return (key) => facts.get(key);
+  return facts.lookup;
 }
 
 /** Each finding as { measured, count, urls } with URLs sorted, from the engine. */

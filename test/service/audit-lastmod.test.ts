@@ -10,6 +10,8 @@ import { AuditEngine, UNIFORM_LASTMOD_MIN, laterLastmod } from '../../electron/s
 import { httpDateMs } from '../../electron/service/audit/entry-checks.js';
 import { withBadges, findingsOf } from '../../electron/service/audit/crawl-audit.js';
 import type { PreviousCrawlLookup, PreviousUrlFacts } from '../../electron/service/audit/types.js';
+import { PreviousFacts } from '../../electron/service/audit/previous-facts.js';
+import { mainTextHash } from '../../electron/engine/links/links.js';
 import type { ResultFacts } from '../../electron/engine/types.js';
 import type { CrawlSettings, RequestSource, SitemapNode, SitemapUrlEntry, UrlResult } from '../../shared/model.js';
 
@@ -350,4 +352,62 @@ test('SITEMAP_UNIFORM_LASTMOD: every entry (at least five) with one instant, in 
   const r = new Script();
   for (let i = 0; i < 3; i++) r.list(`/r/${i}`, U1, '2024-06-01', i === 0 ? 3 : 1);
   assert.equal(feed(r.events).finding('SITEMAP_UNIFORM_LASTMOD').count, 1);
+});
+
+describe('PreviousFacts: the base crawl as the audit looks it up', () => {
+  const keys = ['https://www.shop.test/a', 'https://www.shop.test/b', 'https://www.shop.test/c', 'https://www.shop.test/d'];
+  const ids = new Map(keys.map((k, i) => [k, i]));
+  it('keeps the latest valid lastmod of the listings in any order, and the hash of the latest 2xx result', () => {
+    const make = (order: number[]) => {
+      const f = new PreviousFacts((k) => ids.get(k));
+      const listings: [number, string | undefined][] = [
+        [0, '2024-01-01'],
+        [0, '2024-03-01T00:00:00+01:00'],
+        [0, 'soon'],
+        [1, undefined],
+        [2, '2024-02-01'],
+      ];
+      for (const i of order) f.listing(...listings[i]!);
+      f.result(0, 'done', 200, H1);
+      f.result(1, 'done', 200, H1);
+      f.result(1, 'done', 404, H2); // latest: not the page's content
+      f.result(2, 'error', undefined, undefined);
+      f.result(3, 'done', 200, 'not-a-hash');
+      return f;
+    };
+    for (const order of [
+      [0, 1, 2, 3, 4],
+      [4, 2, 1, 0, 3],
+      [2, 1, 4, 3, 0],
+    ]) {
+      const f = make(order);
+      assert.deepEqual(f.lookup(keys[0]!), { lastmodMs: Date.UTC(2024, 1, 29, 23), contentHash: H1 });
+      assert.equal(f.lookup(keys[1]!), undefined);
+      assert.deepEqual(f.lookup(keys[2]!), { lastmodMs: Date.UTC(2024, 1, 1) });
+      assert.equal(f.lookup(keys[3]!), undefined);
+      assert.equal(f.lookup('https://www.shop.test/unknown'), undefined);
+    }
+    // A real SHA-256 round-trips through its 32 bytes.
+    const f = new PreviousFacts((k) => ids.get(k));
+    const hash = mainTextHash('Tomatoes need sun.');
+    f.result(2, 'done', 200, hash);
+    assert.equal(f.lookup(keys[2]!)!.contentHash, hash);
+    assert.ok(f.allocatedBytes() >= 41 * 4);
+  });
+
+  it('is what the audit takes as its previous crawl: lastmodMs compared as an instant', () => {
+    const s = new Script();
+    s.list('/x', SM, '2024-03-01T00:00:00+01:00');
+    s.result('/x', { contentHash: H1 });
+    s.list('/y', SM, '2024-06-01');
+    s.result('/y', { contentHash: H1 });
+    const f = new PreviousFacts((k) => (k === `${O}/x` ? 0 : k === `${O}/y` ? 1 : undefined));
+    f.listing(0, '2024-02-29T23:00:00Z');
+    f.result(0, 'done', 200, H2);
+    f.listing(1, '2024-01-01');
+    f.result(1, 'done', 200, H1);
+    const e = feed(s.events, f.lookup);
+    assert.deepEqual(e.urlsOf('LASTMOD_STALE'), [s.ids.get(`${O}/x`)]);
+    assert.deepEqual(e.urlsOf('LASTMOD_FAKE_FRESH'), [s.ids.get(`${O}/y`)]);
+  });
 });

@@ -743,8 +743,8 @@ export class AuditEngine {
     if (this.previous) {
       next &= ~(L_PREV_SAME | L_PREV_MOVED);
       const k = key ?? this.keys.keyOf(id);
-      const prev = k === undefined ? undefined : this.previous(k)?.lastmod;
-      const pms = prev === undefined ? NaN : w3cDatetimeMs(prev);
+      const prev = k === undefined ? undefined : this.previous(k);
+      const pms = prev?.lastmodMs ?? (prev?.lastmod === undefined ? NaN : w3cDatetimeMs(prev.lastmod));
       if (!Number.isNaN(pms)) next |= pms === ms ? L_PREV_SAME : L_PREV_MOVED;
     }
     this.lm[id] = next;

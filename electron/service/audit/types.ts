@@ -84,6 +84,8 @@ export interface PreviousUrlFacts {
    * laterLastmod, engine.ts), as written. A value that is not a W3C Datetime is no evidence.
    */
   lastmod?: string;
+  /** The same as an instant (ms since 1970 UTC), which wins over `lastmod` when given (PreviousFacts gives it). */
+  lastmodMs?: number;
   /** The contentHash (facts `ch`) of its latest result, when that was a 2xx HTML page. */
   contentHash?: string;
 }
