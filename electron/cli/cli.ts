@@ -99,7 +99,10 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
       case 'compare':
         return await runCompare(service, cmd, io.stdout);
       case 'recrawl':
-        return await runRecrawl(service, cmd, io, (id, begin) => follow(service, id, begin, { stateDir, quiet: cmd.quiet }, io));
+        // --json: stdout holds the JSON alone; the crawl's own lines go to stderr.
+        return await runRecrawl(service, cmd, io, (id, begin) =>
+          follow(service, id, begin, { stateDir, quiet: cmd.quiet }, cmd.json ? { ...io, stdout: io.stderr as CliIo['stdout'] } : io),
+        );
       case 'crawl': {
         const crawl = service.create({ name: cmd.name, settings: cmd.settings, ...(cmd.list === undefined ? {} : { list: { path: cmd.list } }) });
         const what = crawl.listSize !== undefined ? `${crawl.listSize} URLs of ${cmd.list}` : crawl.settings.startUrl || crawl.settings.sitemapUrls[0];
