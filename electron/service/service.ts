@@ -704,7 +704,8 @@ class Service implements LocalCrawlService {
           journalPath: rt.journalPath,
           writer: rt.reader.writer,
           findings: findingsOf(rt.data.audit, e.settings),
-          nodes: () => rt.data.tree.all(),
+          // As the tree serves them: lastmodTrust is the audit's, set on a copy.
+          nodes: () => rt.data.tree.all().map((n) => withBadges(rt.data.audit, n)),
         };
       },
       dirOf: (id) => this.catalog.dirOf(id),

@@ -148,6 +148,10 @@ describe('compare two crawls of the realistic site, changed between them', TIMEO
     assert.equal(products1.change, 'changed', 'three lastmods moved: other bytes');
     assert.deepEqual([products1.urlsAdded, products1.urlsRemoved], [0, 0]);
     assert.notEqual(products1.before!.bytes, products1.after!.bytes);
+    // Its lastmod trust as the audit judges it: three lastmods now later than their pages' Last-Modified.
+    const trust = [products1.before!.lastmodTrust, products1.after!.lastmodTrust];
+    assert.ok(trust[0] && trust[1] && trust[0].judged > 0 && trust[1].judged === trust[0].judged, JSON.stringify(trust));
+    assert.ok(trust[1]!.agree < trust[0]!.agree, JSON.stringify(trust));
     for (const same of ['/sitemaps/products-2.xml.gz', '/sitemaps/pages.xml', '/sitemaps/blog.xml']) assert.equal(by.get(same)!.change, 'unchanged', same);
     // Changed ones first, unchanged last.
     assert.deepEqual(
