@@ -12,7 +12,9 @@ import { createCrawlService, type LocalCrawlService } from '../../electron/servi
 import { DAY_MS, Scheduler, firstRunAt, nextRunAt, type ScheduleHost } from '../../electron/service/schedule.js';
 import type { CatalogEntry } from '../../electron/service/catalog/catalog.js';
 import type { RecrawlOptions } from '../../electron/service/types.js';
-import { sleep, tempDir } from './helpers.js';
+import { startRealSite } from '../fixtures/real-site/site.js';
+import { changedRealSite } from '../fixtures/real-site/changed.js';
+import { settled, sleep, tempDir } from './helpers.js';
 
 const T0 = Date.UTC(2026, 0, 5, 6, 0);
 
@@ -199,5 +201,33 @@ describe('setSchedule and the service timer', () => {
     await sleep(60);
     assert.equal(calls.length, 2);
     await reopened.close();
+  });
+});
+
+describe('a scheduled recrawl, end to end', () => {
+  test('the due schedule recrawls the realistic site and ends with its comparison (recrawlFinished, scheduled)', { timeout: 120_000 }, async () => {
+    const site = await startRealSite();
+    const clock = { t: Date.now() };
+    const service = createCrawlService({ stateDir: tempDir('spinneret-schedule-e2e-'), now: () => clock.t, scheduler: { startDelayMs: 10, intervalMs: 20 } });
+    try {
+      const c = service.create({ settings: { startUrl: site.url('/'), timeoutMs: 2000, retries: 0, concurrency: 8, perHostConcurrency: 8 } });
+      const done = settled(service, c.id);
+      await service.start(c.id);
+      assert.equal((await done).status, 'finished');
+      const finished = new Promise<{ crawl: CrawlSummary; baseId: string; scheduled: boolean; worse: string[] }>((r) => service.on('recrawlFinished', r));
+      service.setSchedule(c.id, 'daily', false);
+      site.serve(changedRealSite(site.spec));
+      clock.t += DAY_MS;
+      const ev = await finished;
+      assert.deepEqual([ev.baseId, ev.scheduled, ev.crawl.baseId], [c.id, true, c.id]);
+      assert.equal(service.get(c.id).schedule!.lastRunId, ev.crawl.id);
+      const summary = await service.compare(c.id, ev.crawl.id);
+      assert.deepEqual(ev.worse, summary.worse);
+      assert.ok(summary.worse.includes('SITEMAP_URL_CANONICALISED'), 'the changed site canonicalised /contact/');
+      assert.deepEqual([summary.urls.added, summary.urls.removed], [2, 2]);
+    } finally {
+      await service.close();
+      await site.close();
+    }
   });
 });
