@@ -671,17 +671,19 @@ class Service implements LocalCrawlService {
       throw new ServiceError('BAD_SETTINGS', `A schedule runs "daily" or "weekly" (or null for none), not "${String(every)}".`);
     }
     if (changedOnly !== undefined && typeof changedOnly !== 'boolean') throw new ServiceError('BAD_SETTINGS', 'changedOnly must be true or false.');
-    const next: CatalogEntry = { ...e, updatedAt: this.now() };
+    // As stored now: another process may be running the crawl and writing its status and counters.
+    const cur = this.live.get(id)?.run ? e : (this.catalog.refresh(id) ?? e);
+    const next: CatalogEntry = { ...cur, updatedAt: this.now() };
     if (every === null) delete next.schedule;
     else {
-      const cur = e.schedule;
+      const was = cur.schedule;
       // Same period: the next run keeps its time; another period starts counting from now.
       next.schedule = {
         every,
-        nextAt: cur?.every === every ? cur.nextAt : firstRunAt(every, this.now()),
-        changedOnly: changedOnly ?? cur?.changedOnly ?? false,
+        nextAt: was?.every === every ? was.nextAt : firstRunAt(every, this.now()),
+        changedOnly: changedOnly ?? was?.changedOnly ?? false,
       };
-      if (cur?.lastRunId !== undefined) next.schedule.lastRunId = cur.lastRunId;
+      if (was?.lastRunId !== undefined) next.schedule.lastRunId = was.lastRunId;
     }
     this.catalog.put(next);
     return this.summary(next);
