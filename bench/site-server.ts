@@ -6,7 +6,10 @@
  *     crawl from `/` fetches exactly the linked pages.
  * Messages to the parent: {type:'ready', …} once listening, {type:'hit', path, at} for every
  * request on the sitemap site that is not a page (robots, index, urlsets), {type:'counts', …} on ask.
+ * The index and the urlsets answer with an ETag and a Last-Modified, and 304 to a request whose
+ * If-None-Match (or, without one, If-Modified-Since) matches: a recrawl's conditional requests.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildSite, pageHtml, type BuiltSitemap } from './site-data.js';
@@ -43,6 +46,8 @@ export interface SiteCounts {
   pageHits: number;
   sitemapSiteHits: number;
   notFound: number;
+  /** Sitemap requests answered 304 Not Modified. */
+  notModified: number;
 }
 
 const PAGE_PATH = /^\/p\/(\d+)\.html$/;
@@ -52,6 +57,32 @@ function listen(server: Server): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
   });
+}
+
+/** The validators the site answers a sitemap with: an ETag of its bytes, and a fixed Last-Modified. */
+interface Validated {
+  body: Buffer;
+  etag: string;
+}
+const LAST_MODIFIED = new Date(Date.UTC(2024, 0, 1)).toUTCString();
+
+function validated(body: Buffer): Validated {
+  return { body, etag: `"${createHash('sha1').update(body).digest('hex').slice(0, 20)}"` };
+}
+
+/** A sitemap's answer: 304 when the request's validators match, else the body with its validators. */
+function sendSitemap(req: IncomingMessage, res: ServerResponse, type: string, v: Validated, counts: SiteCounts): void {
+  const inm = req.headers['if-none-match'];
+  const ims = req.headers['if-modified-since'];
+  const same = inm !== undefined ? inm === v.etag : ims !== undefined && Date.parse(ims) >= Date.parse(LAST_MODIFIED);
+  if (same) {
+    counts.notModified++;
+    res.writeHead(304, { etag: v.etag, 'last-modified': LAST_MODIFIED });
+    res.end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': type, 'content-length': String(v.body.length), etag: v.etag, 'last-modified': LAST_MODIFIED });
+  res.end(v.body);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: Buffer | string): void {
@@ -72,9 +103,10 @@ async function main(config: SiteServerConfig): Promise<void> {
   const t0 = performance.now();
   const site = buildSite({ origin: sitemapOrigin, urls: config.urls, pages: config.pages, tail: config.tail });
   const buildMs = performance.now() - t0;
-  const byPath = new Map<string, BuiltSitemap>();
-  for (const s of [...site.sitemaps, site.tail]) byPath.set(s.path, s);
-  const counts: SiteCounts = { type: 'counts', pageHits: 0, sitemapSiteHits: 0, notFound: 0 };
+  const byPath = new Map<string, Validated>();
+  for (const s of [...site.sitemaps, site.tail]) byPath.set(s.path, validated(s.gz));
+  const index = validated(site.index);
+  const counts: SiteCounts = { type: 'counts', pageHits: 0, sitemapSiteHits: 0, notFound: 0, notModified: 0 };
 
   function page(origin: string, path: string, res: ServerResponse): boolean {
     let i = -1;
@@ -94,9 +126,9 @@ async function main(config: SiteServerConfig): Promise<void> {
     if (page(sitemapOrigin, path, res)) return;
     process.send?.({ type: 'hit', path, at: Date.now() } satisfies SiteHit);
     if (path === '/robots.txt') return send(res, 200, 'text/plain', site.robots);
-    if (path === '/sitemap_index.xml') return send(res, 200, 'application/xml', site.index);
+    if (path === '/sitemap_index.xml') return sendSitemap(req, res, 'application/xml', index, counts);
     const sm = byPath.get(path);
-    if (sm) return send(res, 200, 'application/x-gzip', sm.gz);
+    if (sm) return sendSitemap(req, res, 'application/x-gzip', sm, counts);
     counts.notFound++;
     send(res, 404, 'text/plain', 'not found');
   });
@@ -118,6 +150,7 @@ async function main(config: SiteServerConfig): Promise<void> {
       counts.pageHits = 0;
       counts.sitemapSiteHits = 0;
       counts.notFound = 0;
+      counts.notModified = 0;
     } else if (msg?.type === 'exit') process.exit(0);
   });
   // The parent went away: nothing left to serve.
