@@ -723,7 +723,8 @@ class Service implements LocalCrawlService {
         entries: () => this.catalog.all(),
         refresh: (id) => this.catalog.refresh(id),
         put: (entry) => this.catalog.put(entry),
-        status: (id) => this.catalog.get(id)?.status,
+        // As stored now: the last run may be crawling in another process.
+        status: (id) => (this.catalog.refresh(id) ?? this.catalog.get(id))?.status,
         recrawl: (id, ro) => (o.recrawl ? o.recrawl(id, ro) : this.recrawl(id, ro)),
         warn: (message) => this.warn({ level: 'warning', code: 'SCHEDULE', message }),
         now: () => this.now(),
