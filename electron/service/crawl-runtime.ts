@@ -58,6 +58,7 @@ import type {
   SitemapRequestListState,
 } from '../engine/index.js';
 import { createAudit, findingDefinition } from './audit/crawl-audit.js';
+import type { PreviousCrawlLookup } from './audit/types.js';
 import { rebuildAudit } from './audit/rebuild.js';
 import { CrawlData } from './data/crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
@@ -115,6 +116,8 @@ export interface RuntimeOptions {
   onWriteFailure(err: ServiceError): void;
   /** Rewrite a damaged journal as salvaged before it is replayed (the crawl is about to be written: its lock is held). */
   repair?: boolean;
+  /** A recrawl: its base crawl's lastmods and content hashes, for the audit's cross-crawl lastmod findings. */
+  previous?: PreviousCrawlLookup;
 }
 
 /** How a batch is cut: inside a microtask (never with a checkpoint), at a macrotask boundary, or last. */
@@ -195,7 +198,7 @@ export class CrawlRuntime {
   private newLogs: CrawlLogEntry[] = [];
 
   private constructor(private readonly opts: RuntimeOptions) {
-    this.data = new CrawlData((keys) => createAudit(opts.settings, opts.now, keys));
+    this.data = new CrawlData((keys) => createAudit(opts.settings, opts.now, keys, opts.previous));
     this.journalPath = path.join(opts.dir, JOURNAL_FILE);
     this.reader = new RecordReader(this.journalPath);
     this.linkReader = new RecordReader(this.journalPath, 64 * 1024);

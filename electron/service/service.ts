@@ -46,6 +46,7 @@ import type { PageLinkRow } from '../../shared/model.js';
 import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import type { ViewFilter } from './data/url-views.js';
 import { BaseIndex } from './recrawl/base-index.js';
+import type { PreviousCrawlLookup } from './audit/types.js';
 import { createRecrawlBase } from './recrawl/recrawl-base.js';
 import { recrawlInput } from './recrawl/recrawl-input.js';
 import { Comparisons } from './compare/comparisons.js';
@@ -606,12 +607,17 @@ class Service implements LocalCrawlService {
     const journal = path.join(this.catalog.dirOf(e.baseId), JOURNAL_FILE);
     let index: BaseIndex;
     try {
-      index = await BaseIndex.build(journal);
+      // The audit may have read it first (previousOf).
+      index = this.bases.get(e.id) ?? (await BaseIndex.build(journal));
     } catch (err) {
       const why = (err as NodeJS.ErrnoException)?.code === 'ENOENT' ? 'its folder or journal is gone' : toCrawlError(err, 'BASE_UNREADABLE').message;
       return `The crawl this one recrawls (${e.baseId}) cannot be read (${why}): it goes on as a plain crawl, without conditional requests or carried-over results.`;
     }
-    this.bases.get(e.id)?.close();
+    const raced = this.bases.get(e.id);
+    if (raced && raced !== index) {
+      index.close();
+      index = raced;
+    }
     this.bases.set(e.id, index);
     const rt = l.runtime;
     const { queue, store } = rt.data;
@@ -624,6 +630,34 @@ class Service implements LocalCrawlService {
       },
     });
     return undefined;
+  }
+
+  /**
+   * A recrawl's audit: the base's lastmods and content hashes (the base index's), by uniqueKey, read
+   * on first use (also for a recrawl reopened to be viewed); none when the base's journal is gone.
+   */
+  private previousOf(e: CatalogEntry): { previous?: PreviousCrawlLookup } {
+    const baseId = e.baseId;
+    if (baseId === undefined) return {};
+    const journal = path.join(this.catalog.dirOf(baseId), JOURNAL_FILE);
+    if (!fs.existsSync(journal)) return {};
+    let index: BaseIndex | null = null;
+    return {
+      previous: (key) => {
+        if (!index) {
+          index = this.bases.get(e.id) ?? null;
+          if (!index) {
+            try {
+              index = BaseIndex.buildSync(journal);
+            } catch {
+              return undefined;
+            }
+            this.bases.set(e.id, index);
+          }
+        }
+        return index.previous(key);
+      },
+    };
   }
 
   /** A recrawl finished: its comparison with its base (when compare can make one), then recrawlFinished. */
@@ -1097,6 +1131,7 @@ class Service implements LocalCrawlService {
       fetcher: this.opts.fetcher,
       faults: this.opts.faults,
       onWriteFailure: (err: ServiceError) => this.onWriteFailure(e.id, err),
+      ...this.previousOf(e),
     };
   }
 

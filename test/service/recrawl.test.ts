@@ -219,6 +219,19 @@ describe('recrawl of the realistic site changed between the crawls', () => {
     assert.ok(!carriedSitemaps.includes(CHANGES.addedSitemap));
     assert.ok(carriedSitemaps.length > 0, 'some sitemaps did not change');
     for (const p of carriedSitemaps) assert.deepEqual(seen.log.get(p), [304], p);
+    // The audit of a recrawl weighs lastmods against the base's (its base index's PreviousFacts).
+    await svc.auditReady(summary.id);
+    const finding = (code: string) => svc.getFindings(summary.id).find((f) => f.code === code)!;
+    const members = (code: string) =>
+      svc
+        .findingUrls(summary.id, code, 0, 1000)
+        .urls.map((u) => pathOf(site, u))
+        .sort();
+    assert.equal(finding('LASTMOD_FAKE_FRESH').measured, true);
+    assert.deepEqual(members('LASTMOD_FAKE_FRESH'), [...CHANGES.lastmodChanged].sort());
+    assert.equal(finding('LASTMOD_STALE').measured, true);
+    // The one page whose content changed (/privacy/) is listed without a lastmod: nothing is stale.
+    assert.deepEqual(members('LASTMOD_STALE'), []);
     const freshTree = treeOf(svc, [...svc.list()].find((c) => !c.baseId && c.id !== base.id)!.id);
     assert.deepEqual([...tree].map(([u, n]) => `${u} ${n.urlCount}`).sort(), [...freshTree].map(([u, n]) => `${u} ${n.urlCount}`).sort());
   });

@@ -5,8 +5,12 @@
  * its latest node (ETag, Last-Modified, the lastmod its index gave it) and where its listings are in
  * the journal (the ADMIT/DUP/DUPS records whose `from` is that sitemap), so they can be handed out again.
  *
+ * It also feeds the audit's PreviousFacts (the base's lastmods and content hashes: the recrawl's
+ * fake-fresh and stale lastmod findings) in the same pass.
+ *
  * Memory: the base's uniqueKeys in the engine's MemoryRequestQueue (its interned arena, no discoveries
- * kept), plus 24 bytes per URL of columns (state and flags 2, status 2, lastmod 4, two offsets 16);
+ * kept), plus 24 bytes per URL of columns (state and flags 2, status 2, lastmod 4, two offsets 16)
+ * and PreviousFacts' 41;
  * the records themselves are read back by offset, as export does. The base's journal is not written
  * while it is indexed: a running crawl cannot be a base (NOT_READY).
  */
@@ -45,7 +49,9 @@ import {
   sourceOf,
   type AdmitExtra,
 } from '../journal/format.js';
-import { RecordReader, replayJournal, type BatchReplayer } from '../journal/reader.js';
+import { RecordReader, replayJournal, replayJournalSync, type BatchReplayer } from '../journal/reader.js';
+import { PreviousFacts } from '../audit/previous-facts.js';
+import type { PreviousCrawlLookup } from '../audit/types.js';
 
 /** State codes, as the journal's RESULT writes them (0: never handled, 4: listed). */
 export const B_QUEUED = 0;
@@ -89,6 +95,9 @@ export class BaseIndex {
   private refsByNode: Map<string, number[]> | null = null;
   private readonly reader: RecordReader;
   private replayer: BatchReplayer | null = null;
+  private readonly facts = new PreviousFacts((key) => this.queue.idOf(key));
+  /** The base's lastmod and content hash of a URL: the recrawl audit's AuditEngineOptions.previous. */
+  readonly previous: PreviousCrawlLookup = (key) => this.facts.lookup(key);
 
   private constructor(readonly journalPath: string) {
     this.reader = new RecordReader(journalPath, 256 * 1024);
@@ -98,6 +107,17 @@ export class BaseIndex {
   static async build(journalPath: string): Promise<BaseIndex> {
     const ix = new BaseIndex(journalPath);
     await replayJournal(
+      journalPath,
+      (r, o) => ix.apply(r, o),
+      (rp) => (ix.replayer = rp),
+    );
+    return ix;
+  }
+
+  /** build() without yielding, for a recrawl opened for a synchronous query. */
+  static buildSync(journalPath: string): BaseIndex {
+    const ix = new BaseIndex(journalPath);
+    replayJournalSync(
       journalPath,
       (r, o) => ix.apply(r, o),
       (rp) => (ix.replayer = rp),
@@ -313,6 +333,7 @@ export class BaseIndex {
   }
 
   private listing(id: number, ref: number, offset: number, lastmod: unknown): void {
+    this.facts.listing(id, typeof lastmod === 'string' ? lastmod : undefined);
     if ((this.flags[id]! & F_LISTED) === 0) {
       this.flags[id]! |= F_LISTED;
       if (typeof lastmod === 'string') this.lastmodSec[id] = lastmodSeconds(parseLastmod(lastmod));
@@ -364,6 +385,7 @@ export class BaseIndex {
         this.state[id] = st;
         const status = (r[3] as UrlResult | null)?.status;
         this.status[id] = typeof status === 'number' && status > 0 && status < 0x10000 ? status : 0;
+        this.facts.result(id, RESULT_STATE[st]!, typeof status === 'number' ? status : undefined, decodeResultFacts(r)?.contentHash);
         this.resultOff[id] = offset + 1;
         return;
       }
