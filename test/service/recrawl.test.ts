@@ -303,6 +303,11 @@ describe('recrawl against a server that ignores validators, and interrupted', ()
     slow.options.pageDelayMs = 30;
     site.serve(slow);
     const r = await svc.recrawl(base.id);
+    // A running crawl is no base yet; an unknown one is not found.
+    await assert.rejects(svc.recrawl(r.id), { code: 'NOT_READY' });
+    await assert.rejects(svc.recrawl('no-such-crawl'), { code: 'NOT_FOUND' });
+    const never = svc.create({ settings: settings(site) });
+    await assert.rejects(svc.recrawl(never.id), { code: 'BAD_STATE' });
     // Paused part way through its pages.
     for (let i = 0; i < 400 && svc.get(r.id).counters.fetched < 20; i++) await sleep(10);
     await svc.pause(r.id);
