@@ -37,7 +37,8 @@ let truth: CompareSummary;
 
 before(async () => {
   if (skip) return;
-  site = await startRealSite();
+  // Validators on every answer, 304s to a recrawl's conditional requests.
+  site = await startRealSite({ conditional: 'honour' });
   state = await tempDir('spinneret-e2e-compare-');
   const [dir] = await Promise.all([buildRenderer(), crawlTwice()]);
   rendererDir = dir;
@@ -82,6 +83,12 @@ const keys = (e: RealExpected) => new Set(Object.keys(e.urls).map((p) => (/^http
 const minus = (a: Set<string>, b: Set<string>) => [...a].filter((x) => !b.has(x)).sort();
 const value = async (p: Page, testid: string) => Number(await p.getAttribute(`[data-testid=${testid}]`, 'data-value'));
 const compareTotal = async (p: Page) => Number(await p.getAttribute('[data-testid=compare-count]', 'data-total'));
+/** Dismisses the toasts first: the screenshot helper clicks them away, and a click outside closes an open menu. */
+async function openMenu(p: Page, button: string, menu: string): Promise<void> {
+  for (const close of await p.locator('.toast .icon-btn').all()) await close.click().catch(() => {});
+  if (!(await p.isVisible(menu))) await p.click(button);
+  await p.waitForSelector(menu);
+}
 const tableUrls = (p: Page) => p.locator('[data-testid=compare-table] .url-cell').evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? '').sort());
 
 test('from the crawl list, the newer crawl compares with the older one: the summary is the two sites’ difference', { skip: skip ?? false }, async () => {
@@ -184,5 +191,64 @@ test('a sitemap’s gained URLs and a finding’s entered URLs filter the table'
     await waitFor(`${moved.code}: the entered rows`, async () => (await compareTotal(page)) === moved.entered, 10_000);
     assert.equal(await page.getAttribute('.chip[data-chip=finding]', 'data-chip'), 'finding');
   }
+  assert.deepEqual(problems, [], 'no page errors or CSP violations');
+});
+
+test(
+  'Crawl again on the older crawl: 304s carried over, and a notice that findings got worse, with the comparison one click away',
+  { skip: skip ?? false },
+  async () => {
+    // The site answers 304 to the recrawl's validators now: unchanged pages keep their results.
+    site.setConditional('honour');
+    await page.click(`.crawl-item[data-crawl-id="${oldId}"]`);
+    await page.click('[data-action=recrawl]');
+    await page.waitForSelector('[data-testid=recrawl-menu]');
+    await screenshot(page, 'recrawl-menu');
+    await page.click('[data-testid=recrawl-now]');
+    await waitFor('the recrawl selected', async () => (await page.locator('.crawl-item').count()) === 3, 10_000);
+    const recrawlId = (await page.getAttribute('.crawl-item.selected', 'data-crawl-id'))!;
+    assert.notEqual(recrawlId, oldId);
+    assert.match(await page.innerText('[data-testid=recrawl-of]'), /Recrawl of Hearth & Acre/);
+    // The base crawl's findings are what the changed site made worse (the comparison above says which).
+    const notice = await page.waitForSelector('[data-testid=recrawl-notice]', { timeout: 60_000 });
+    const worse = (await notice.getAttribute('data-worse'))!.split(' ').sort();
+    assert.deepEqual(worse, [...truth.worse].sort());
+    await page.click('[data-tab=urls]');
+    await page.waitForSelector('[data-testid=url-table] [data-testid=carried-over]');
+    await page.selectOption('[data-testid=filter-carried]', 'yes');
+    await waitFor('carried-over rows only', async () => {
+      const n = Number(await page.getAttribute('[data-testid=url-count]', 'data-total'));
+      return n > 0 && n < keys(after1).size;
+    });
+    await screenshot(page, 'recrawl-carried-over');
+  // The sitemaps answered 304: not read again, their entries carried over; each node shows its lastmod trust.
+  await page.click('[data-tab=sitemaps]');
+  await page.waitForSelector('[data-testid=sitemap-tree] [data-testid=node-carried-over]');
+  await screenshot(page, 'recrawl-sitemap-tree');
+    await page.click('[data-testid=recrawl-notice] button.btn');
+    await page.waitForSelector('[data-testid=compare-counts]');
+    assert.equal(await page.inputValue('[data-testid=compare-old]'), oldId);
+    assert.equal(await page.inputValue('[data-testid=compare-new]'), recrawlId);
+    assert.equal(await page.locator('[data-testid=compare-worse]').count(), 1);
+  },
+);
+
+test('a schedule: daily, changed only, with its next run; then off', { skip: skip ?? false }, async () => {
+  await page.click(`.crawl-item[data-crawl-id="${newId}"]`);
+  await openMenu(page, '[data-action=recrawl]', '[data-testid=recrawl-menu]');
+  await page.check('[data-testid=recrawl-changed-only]');
+  const before = Date.now();
+  await page.click('[data-schedule=daily]');
+  await page.waitForSelector('[data-testid=schedule-next]');
+  const at = Number(await page.getAttribute('[data-testid=schedule-next]', 'data-at'));
+  assert.ok(at > before && at <= Date.now() + 24 * 3_600_000 + 60_000, `next run at ${new Date(at).toISOString()}`);
+  assert.match(await page.innerText('[data-testid=schedule-note]'), /Recrawls daily, changed URLs only/);
+  assert.match(await page.innerText('[data-action=recrawl]'), /daily/);
+  await openMenu(page, '[data-action=recrawl]', '[data-testid=recrawl-menu]');
+  await screenshot(page, 'recrawl-schedule');
+  await openMenu(page, '[data-action=recrawl]', '[data-testid=recrawl-menu]');
+  await page.click('[data-schedule=off]');
+  await waitFor('the schedule off', async () => /Not scheduled/.test(await page.innerText('[data-testid=schedule-note]')), 10_000);
+  assert.equal(await page.locator(`.crawl-item[data-crawl-id="${newId}"] [data-mark=schedule]`).count(), 0);
   assert.deepEqual(problems, [], 'no page errors or CSP violations');
 });

@@ -11,18 +11,18 @@ import { trustText, trustTone } from '../logic/compare.js';
 import { loadChildren, selectNode, setTab, showFinding, toggleNode, useApp } from '../store/app-store.js';
 
 const COLUMNS: Column[] = [
-  { id: 'name', label: 'Sitemap', width: 260, grow: true },
+  { id: 'name', label: 'Sitemap', width: 228, grow: true },
   { id: 'type', label: 'Type', width: 80 },
   { id: 'http', label: 'HTTP', width: 54, align: 'right' },
   { id: 'urls', label: 'URLs', width: 84, align: 'right', title: 'URL entries read, or child sitemaps listed by an index' },
   { id: 'size', label: 'Size', width: 90, align: 'right', title: 'Inflated size; hover for the bytes on the wire' },
   { id: 'gzip', label: 'Gzip', width: 46, align: 'center' },
   { id: 'lastmod', label: 'Lastmod', width: 96, title: "The index's <lastmod> for this sitemap" },
-  { id: 'problems', label: 'Problems', width: 170 },
+  { id: 'problems', label: 'Problems', width: 130 },
   {
     id: 'trust',
     label: 'Lastmod trust',
-    width: 104,
+    width: 128,
     align: 'right',
     title: 'Of its URLs with a lastmod and evidence to judge it by (Last-Modified; in a recrawl, the base crawl), how many agree',
   },
@@ -206,7 +206,7 @@ function Trust({ node }: { node: SitemapNode }) {
       data-judged={node.lastmodTrust!.judged}
       title={`lastmod trust ${text}: of ${formatCount(node.lastmodTrust!.judged)} URLs whose lastmod could be judged, ${formatCount(node.lastmodTrust!.agree)} agree with the evidence`}
     >
-      {text.split(' ')[0]}
+      {text}
     </span>
   );
 }

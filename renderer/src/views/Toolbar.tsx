@@ -94,50 +94,55 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
           <Icon name="compare" size={14} /> Compare
         </button>
         <RecrawlMenu crawl={crawl} />
-        {crawl.status === 'created' || a.start ? (
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!a.start}
-            onClick={() => void runAction(crawl.id, 'start')}
-            data-action="start"
-            title={`Start (${modKey}+P)`}
-          >
-            <Icon name="play" size={14} /> Start
-          </button>
-        ) : crawl.status === 'paused' ? (
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!a.resume}
-            onClick={() => void runAction(crawl.id, 'resume')}
-            data-action="resume"
-            title={`Resume (${modKey}+P)`}
-          >
-            <Icon name="play" size={14} /> Resume
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="btn"
-            disabled={!a.pause}
-            onClick={() => void runAction(crawl.id, 'pause')}
-            data-action="pause"
-            title={`Pause (${modKey}+P)`}
-          >
-            <Icon name="pause" size={14} /> Pause
-          </button>
+        {/* A finished or failed crawl is over: Crawl again starts another. */}
+        {crawl.status !== 'finished' && crawl.status !== 'failed' && (
+          <>
+            {crawl.status === 'created' || a.start ? (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={!a.start}
+                onClick={() => void runAction(crawl.id, 'start')}
+                data-action="start"
+                title={`Start (${modKey}+P)`}
+              >
+                <Icon name="play" size={14} /> Start
+              </button>
+            ) : crawl.status === 'paused' ? (
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={!a.resume}
+                onClick={() => void runAction(crawl.id, 'resume')}
+                data-action="resume"
+                title={`Resume (${modKey}+P)`}
+              >
+                <Icon name="play" size={14} /> Resume
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="btn"
+                disabled={!a.pause}
+                onClick={() => void runAction(crawl.id, 'pause')}
+                data-action="pause"
+                title={`Pause (${modKey}+P)`}
+              >
+                <Icon name="pause" size={14} /> Pause
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn"
+              disabled={!a.stop}
+              onClick={() => void runAction(crawl.id, 'stop')}
+              data-action="stop"
+              title="Stop for good: the crawl ends with what it has"
+            >
+              <Icon name="stop" size={14} /> Stop
+            </button>
+          </>
         )}
-        <button
-          type="button"
-          className="btn"
-          disabled={!a.stop}
-          onClick={() => void runAction(crawl.id, 'stop')}
-          data-action="stop"
-          title="Stop for good: the crawl ends with what it has"
-        >
-          <Icon name="stop" size={14} /> Stop
-        </button>
         <ExportButton crawl={crawl} enabled={a.export} />
       </div>
     </div>

@@ -298,14 +298,7 @@ function FilterBar({ crawl }: { crawl: CrawlSummary }) {
       <TriToggle label="In sitemap" value={filter.inSitemap} onChange={(inSitemap) => upd({ inSitemap })} yes="Yes" no="No" testId="filter-insitemap" />
       <TriToggle label="Blocked" value={filter.blocked} onChange={(blocked) => upd({ blocked })} yes="Yes" no="No" testId="filter-blocked" />
       {(crawl.baseId || filter.carriedOver !== 'any') && (
-        <TriToggle
-          label="Carried over"
-          value={filter.carriedOver}
-          onChange={(carriedOver) => upd({ carriedOver })}
-          yes="Yes"
-          no="No, fetched anew"
-          testId="filter-carried"
-        />
+        <TriToggle label="Carried over" value={filter.carriedOver} onChange={(carriedOver) => upd({ carriedOver })} yes="Yes" no="No" testId="filter-carried" />
       )}
       <PageFilters filter={filter} onChange={upd} />
     </div>

@@ -403,7 +403,9 @@ export const URL_COLUMNS: UrlColumn[] = [
 export const URL_COLUMNS_KEY = 'spinneret.urlTable.columns';
 
 /** A recrawl's columns: the same, with "Carried over" shown until the analyst hides it. */
-export const RECRAWL_COLUMNS: UrlColumn[] = URL_COLUMNS.map((c) => (c.key === 'carriedOver' ? { ...c, shown: true } : c));
+export const RECRAWL_COLUMNS: UrlColumn[] = URL_COLUMNS.filter((c) => c.key !== 'carriedOver').flatMap((c) =>
+  c.key === 'status' ? [c, { ...URL_COLUMNS.find((x) => x.key === 'carriedOver')!, shown: true }] : [c],
+);
 
 /** Where the analyst's choice of a recrawl's URL columns is kept. */
 export const RECRAWL_COLUMNS_KEY = 'spinneret.urlTable.columns.recrawl';
