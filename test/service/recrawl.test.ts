@@ -14,9 +14,15 @@ import { SPECIAL, startRealSite, type RealSite, type RealSiteEvent } from '../fi
 import { CHANGES, changedRealSite } from '../fixtures/real-site/changed.js';
 import type { RealSiteSpec } from '../fixtures/real-site/spec.js';
 import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { allRows, settled, sleep, tempDir } from './helpers.js';
 
 const TIMEOUT = { timeout: 120_000 };
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CHILD = path.join(ROOT, 'test/fixtures/real-site/crawl-child.ts');
 
 function settings(site: RealSite): Partial<CrawlSettings> & { startUrl: string } {
   return {
@@ -295,6 +301,50 @@ describe('recrawl against a server that ignores validators, and interrupted', ()
     assert.equal(rows.filter((r) => r.carriedOver).length, 0);
     assert.ok(![...seen.log.values()].some((st) => st.includes(304)));
     assert.ok(![...treeOf(svc, summary.id).values()].some((n) => n.carriedOver));
+  });
+
+  test('a recrawl SIGKILLed while it fetches pages, resumed: the same URLs, answers and carried-over rows', TIMEOUT, async () => {
+    site.setConditional('honour');
+    const slow = structuredClone(site.spec);
+    slow.options.pageDelayMs = 30;
+    site.serve(slow);
+    let answered = 0;
+    let kill: () => void = () => {};
+    site.setOnEvent((e) => {
+      if (e.type === 'answered' && e.kind === 'page' && ++answered === 40) kill();
+    });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, stateDir, 'recrawl', base.id], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let id = '';
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (l) => {
+      const m = JSON.parse(l) as { type: string; id: string };
+      if (m.type === 'created') id = m.id;
+    });
+    kill = () => child.kill('SIGKILL');
+    const exit = await new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, sig) => resolve(sig ?? code)));
+    site.setOnEvent(null);
+    assert.equal(exit, 'SIGKILL', 'killed before it finished');
+    assert.ok(id, 'the recrawl was created');
+    const svc2 = createCrawlService({ stateDir, scheduler: false });
+    try {
+      const killed = svc2.get(id);
+      assert.equal(killed.baseId, base.id);
+      assert.notEqual(killed.status, 'finished');
+      const done = settled(svc2, id);
+      await svc2.resume(id);
+      assert.equal((await done).status, 'finished');
+      const rows = allRows(svc2, id);
+      assert.deepEqual(sorted(answersOf(site, rows)), sorted(answersOf(site, baseRows)));
+      const carried = rows.filter((x) => x.carriedOver).map((x) => pathOf(site, x.url));
+      const baseOk = baseRows.filter((x) => x.status === 200 && x.etag !== undefined).map((x) => pathOf(site, x.url));
+      assert.deepEqual(carried.sort(), baseOk.sort());
+      assert.ok(
+        [...treeOf(svc2, id).entries()].every(([u, n]) => u.endsWith('/robots.txt') || n.carriedOver),
+        'every sitemap carried over',
+      );
+    } finally {
+      await svc2.close();
+    }
   });
 
   test('a recrawl paused, its service closed and reopened, resumed: the same URLs and answers; a base deleted meanwhile is BASE_MISSING', TIMEOUT, async () => {
