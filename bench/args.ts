@@ -26,11 +26,12 @@ export interface BenchArgs {
   phases: Set<Phase>;
 }
 
-export const PHASES = ['ingest', 'tokenizer', 'reopen', 'pages'] as const;
+/** recrawl: the ingested crawl recrawled with every sitemap answering 304; compare: it compared with that recrawl (runs recrawl too). */
+export const PHASES = ['ingest', 'tokenizer', 'reopen', 'recrawl', 'compare', 'pages'] as const;
 export type Phase = (typeof PHASES)[number];
 
 const USAGE =
-  'Usage: npm run bench -- [--urls N] [--pages N] [--tail N] [--host NAME] [--concurrency N] [--keep] [--json-only] [--parse-on-main] [--profile DIR] [--only ingest,tokenizer,reopen,pages]';
+  'Usage: npm run bench -- [--urls N] [--pages N] [--tail N] [--host NAME] [--concurrency N] [--keep] [--json-only] [--parse-on-main] [--profile DIR] [--only ingest,tokenizer,reopen,recrawl,compare,pages]';
 
 function whole(name: string, value: string | undefined, min: number): number {
   const n = Number(value?.replace(/_/g, ''));

@@ -18,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import type { CrawlSettings } from '../shared/model.js';
+import { recrawlBench, type RecrawlBenchResult } from './recrawl.js';
+import { compareBench, type CompareBenchResult } from './compare.js';
 import { createCrawlService, type LocalCrawlService } from '../electron/service/index.js';
 import { JOURNAL_FILE } from '../electron/service/catalog/catalog.js';
 import { REC_LINKS } from '../electron/service/journal/format.js';
@@ -403,6 +405,32 @@ async function main(): Promise<void> {
         `reopen: first request (${re.firstRequest}) ${re.reopenMs} ms after opening; finished ${re.finishStatus} with ${re.finishedUrls.toLocaleString('en-US')} URLs; CSV ${re.csvRows.toLocaleString('en-US')} rows in ${(re.csvMs / 1000).toFixed(2)} s`,
       );
 
+    // Issue 23: the ingested crawl recrawled with every sitemap answering 304, then the two compared.
+    let rc: RecrawlBenchResult | null = null;
+    let cmp: CompareBenchResult | null = null;
+    if (args.phases.has('recrawl') || args.phases.has('compare')) {
+      const svc = createCrawlService({ stateDir: ingestDir });
+      try {
+        rc = await phase(args, 'recrawl, every sitemap answering 304', () =>
+          recrawlBench(svc, ing.crawlId, { sitemaps: ready.sitemaps, distinct: ready.distinct }),
+        );
+        log(
+          args,
+          `recrawl: ${rc.urls.toLocaleString('en-US')} URLs in ${(rc.ms / 1000).toFixed(2)} s, ${rc.sitemapsCarried} sitemaps carried over, peak RSS ${rc.peakRssMB.toFixed(0)} MB`,
+        );
+        if (args.phases.has('compare')) {
+          const recrawlId = rc.crawlId;
+          cmp = await phase(args, 'compare the crawl with its recrawl', () => compareBench(svc, ing.crawlId, recrawlId));
+          log(
+            args,
+            `compare: ${(cmp.ms / 1000).toFixed(2)} s, ${cmp.changedRows.toLocaleString('en-US')} changed rows, peak RSS ${cmp.peakRssMB.toFixed(0)} MB (+${cmp.rssGrowthMB.toFixed(0)} MB)`,
+          );
+        }
+      } finally {
+        await svc.close();
+      }
+    }
+
     site.child.send({ type: 'reset-counts' });
     const pages = args.phases.has('pages') ? await phase(args, 'page crawl', () => pageCrawl(args, pagesDir, ready.pageOrigin)) : null;
     const counts = await askCounts(site.child);
@@ -471,6 +499,15 @@ async function main(): Promise<void> {
                 csvRows: re.csvRows,
                 csvBytes: re.csvBytes,
                 csvMs: round(re.csvMs),
+              }
+            : {}),
+          ...(rc ? { recrawlMs: round(rc.ms), recrawlUrls: rc.urls, recrawlSitemapsCarried: rc.sitemapsCarried, recrawlPeakRssMB: round(rc.peakRssMB) } : {}),
+          ...(cmp
+            ? {
+                compareMs: round(cmp.ms),
+                compareChangedRows: cmp.changedRows,
+                comparePeakRssMB: round(cmp.peakRssMB),
+                compareRssGrowthMB: round(cmp.rssGrowthMB),
               }
             : {}),
           ...(pages
