@@ -171,6 +171,35 @@ for (const [label, make] of transports) {
       assert.equal(progress.length, count);
     });
 
+    it('recrawls a finished crawl: a crawl with its baseId, then recrawlFinished; carried-over rows filter', async () => {
+      const base = await finishedCrawl('Recrawl base');
+      const events: EventPayload<'recrawlFinished'>[] = [];
+      const got = new Promise<EventPayload<'recrawlFinished'>>((resolve) => {
+        const off = t.api.on('recrawlFinished', (e) => {
+          events.push(e);
+          if (e.baseId === base.id) {
+            off();
+            resolve(e);
+          }
+        });
+      });
+      const again = await t.api.recrawl({ id: base.id, changedOnly: true });
+      assert.equal(again.baseId, base.id);
+      assert.equal(again.changedOnly, true);
+      const e = await got;
+      assert.equal(e.crawl.id, again.id);
+      assert.equal(e.crawl.status, 'finished');
+      assert.equal(e.scheduled, false);
+      assert.ok(Array.isArray(e.worse));
+      // Changed-only: what did not fail and whose lastmod did not move is carried over, no request.
+      const carried = await t.api.queryUrls({ id: again.id, query: { offset: 0, limit: 5, carriedOver: true } });
+      const fetched = await t.api.queryUrls({ id: again.id, query: { offset: 0, limit: 0, carriedOver: false } });
+      assert.ok(carried.total > 0, 'some rows carried over');
+      assert.equal(carried.total + fetched.total, (await t.api.queryUrls({ id: again.id, query: { offset: 0, limit: 0 } })).total);
+      assert.ok(carried.rows.every((r) => r.carriedOver === true));
+      await assert.rejects(t.api.recrawl({ id: 'no-such-crawl' }), (err: unknown) => err instanceof ApiError && err.code === 'NOT_FOUND');
+    });
+
     it('reports the sitemap audit; a finding filters the URL table, the detail names its findings', async () => {
       const crawl = await finishedCrawl('Audit');
       const findings = await t.api.getFindings({ id: crawl.id });
