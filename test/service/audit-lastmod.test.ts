@@ -411,3 +411,23 @@ describe('PreviousFacts: the base crawl as the audit looks it up', () => {
     assert.deepEqual(e.urlsOf('LASTMOD_FAKE_FRESH'), [s.ids.get(`${O}/y`)]);
   });
 });
+
+test('memory: one byte per URL of lastmod facts; the two Float64 columns only once lastmods and headers are seen', () => {
+  const n = 20_000;
+  const build = (withDates: boolean) => {
+    const e = new AuditEngine({ crawlUrl: `${O}/`, pagesCrawled: true, now: () => NOW });
+    for (let id = 0; id < n; id++) {
+      const url = `${O}/p/${id}`;
+      e.admitted(id, url, 'sitemap', withDates ? { loc: url, lastmod: '2024-03-05' } : { loc: url }, SM);
+      e.result(id, 'done', HTML, withDates ? { lastModified: 'Fri, 01 Mar 2024 00:00:00 GMT' } : {});
+    }
+    return e;
+  };
+  const plain = build(false);
+  const dated = build(true);
+  const extra = dated.allocatedBytes() - plain.allocatedBytes();
+  assert.ok(extra >= 16 * n && extra <= 16 * n * 1.25 + 16 * 1024, `${extra} B for ${n} URLs with dates`);
+  assert.equal(dated.finding('LASTMOD_AFTER_LAST_MODIFIED').count, n);
+  assert.deepEqual(dated.lastmodTrust(SM), { agree: 0, judged: n });
+  assert.equal(plain.lastmodTrust(SM), undefined);
+});
