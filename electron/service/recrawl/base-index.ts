@@ -169,7 +169,7 @@ export class BaseIndex {
     const status = this.statusOf(id);
     if (status < 200 || status >= 300) return undefined;
     const rec = this.resultRecord(id);
-    if (!rec) return undefined;
+    if (!rec || this.linksUnknown(id, rec)) return undefined;
     const facts = decodeResultFacts(rec);
     if (!facts || (facts.etag === undefined && facts.lastModified === undefined)) return undefined;
     const v: { etag?: string; lastModified?: string } = {};
@@ -187,6 +187,7 @@ export class BaseIndex {
     const page: CarriedPage = { state, result: { ...((rec[3] ?? {}) as UrlResult) } };
     const facts: ResultFacts | undefined = decodeResultFacts(rec);
     if (facts) page.facts = facts;
+    if (this.linksUnknown(id, rec)) return undefined;
     const loff = (this.linksOff[id] ?? 0) - 1;
     if (loff >= 0) {
       let lrec = this.reader.read(loff);
@@ -206,6 +207,16 @@ export class BaseIndex {
     const refs = this.references.get(id);
     if (refs) page.references = refs.map((r) => this.queue.get(r)!.url);
     return page;
+  }
+
+  /**
+   * A fetched 2xx HTML page without a LINKS record (a journal written before them): its links are
+   * unknown, so its answer cannot be kept (the recrawl would not reach what it links to).
+   */
+  private linksUnknown(id: number, rec: unknown[]): boolean {
+    if (this.linksOff[id] !== 0 || rec[2] !== B_DONE) return false;
+    const r = (rec[3] ?? {}) as UrlResult;
+    return (r.status ?? 0) >= 200 && (r.status ?? 0) < 300 && /html/i.test(r.contentType ?? '');
   }
 
   /** A sitemap as the base read it, to hand out again; undefined when the base did not read it. */
