@@ -181,3 +181,10 @@ test('findings: worse ones first, then those that moved most, unchanged ones, un
   assert.equal(signed(-1200), '−1,200');
   assert.equal(signed(0), '0');
 });
+
+test('a crawl opened from a file keeps its creation time: it compares with the crawl it was saved from, as the later side', () => {
+  const original = crawl('orig', 5);
+  const copy = crawl('copy', 5, { imported: { at: 99, file: 'shop.spinneret' } });
+  assert.deepEqual(defaultPair([copy, original], 'copy'), { oldId: 'orig', newId: 'copy' });
+  assert.deepEqual(defaultPair([copy, original], 'orig'), { oldId: 'orig', newId: 'copy' });
+});

@@ -69,6 +69,15 @@ export function comparable(c: Pick<CrawlSummary, 'status'>): boolean {
   return c.status === 'finished' || c.status === 'paused' || c.status === 'failed';
 }
 
+/**
+ * Whether crawl `a` came before `b`: made earlier, or, made at the same time (a crawl opened from a
+ * file keeps the time it was made), not opened from a file, or opened earlier.
+ */
+export function madeBefore(a: Pick<CrawlSummary, 'createdAt' | 'imported'>, b: Pick<CrawlSummary, 'createdAt' | 'imported'>): boolean {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt;
+  return (a.imported?.at ?? 0) < (b.imported?.at ?? 0);
+}
+
 export interface ComparePair {
   oldId: string;
   newId: string;
@@ -85,10 +94,10 @@ export function defaultPair(crawls: readonly CrawlSummary[], id: string): Compar
   if (c.baseId && crawls.some((x) => x.id === c.baseId)) return { oldId: c.baseId, newId: c.id };
   const site = siteKey(c);
   const others = crawls.filter((x) => x.id !== c.id && comparable(x) && siteKey(x) === site);
-  const earlier = others.filter((x) => x.createdAt < c.createdAt).sort((a, b) => b.createdAt - a.createdAt)[0];
+  const earlier = others.filter((x) => madeBefore(x, c)).sort((a, b) => (madeBefore(a, b) ? 1 : -1))[0];
   if (earlier) return { oldId: earlier.id, newId: c.id };
   // A recrawl of this one first, else the next crawl of the site.
-  const later = others.filter((x) => x.createdAt > c.createdAt).sort((a, b) => (a.baseId === c.id ? -1 : b.baseId === c.id ? 1 : a.createdAt - b.createdAt))[0];
+  const later = others.filter((x) => madeBefore(c, x)).sort((a, b) => (a.baseId === c.id ? -1 : b.baseId === c.id ? 1 : madeBefore(a, b) ? -1 : 1))[0];
   if (later) return { oldId: c.id, newId: later.id };
   return null;
 }

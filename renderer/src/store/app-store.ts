@@ -696,7 +696,10 @@ export async function openCrawlFile(file?: File): Promise<CrawlSummary | null> {
     }
     if (!r.uploadUrl) throw Object.assign(new Error('No crawl and no upload address came back.'), { code: 'BAD_MESSAGE' });
     if (!file) throw Object.assign(new Error('Pick a crawl file first.'), { code: 'NO_FILE' });
-    const res = await fetch(r.uploadUrl, { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
+    // The file's name goes along: the opened crawl says where it came from.
+    const target = new URL(r.uploadUrl, location.href);
+    target.searchParams.set('name', file.name);
+    const res = await fetch(target.toString(), { method: 'POST', body: file, headers: { 'Content-Type': 'application/octet-stream' } });
     let body: unknown;
     try {
       body = await res.json();

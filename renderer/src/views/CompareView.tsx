@@ -409,7 +409,7 @@ function SummaryPane({ summary }: { summary: CompareSummary }) {
             <span className="card-title">Audit findings, before → after</span>
             <span className="muted small">entered: affected now, not before · left: affected before, not now</span>
           </div>
-          <table className="cmp-table">
+          <table className="cmp-table" hidden={moved.length === 0 && !showAll}>
             <thead>
               <tr>
                 <th>Finding</th>
