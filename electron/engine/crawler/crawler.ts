@@ -741,7 +741,10 @@ export class Crawler {
     const links = kept.links;
     if (links === undefined) return;
     const xRobotsTag = result.xRobotsTag;
-    const pageNofollow = !!((result.metaRobots && parseRobotsDirectives(result.metaRobots).nofollow) || (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow));
+    const pageNofollow = !!(
+      (result.metaRobots && parseRobotsDirectives(result.metaRobots).nofollow) ||
+      (xRobotsTag && parseRobotsDirectives(xRobotsTag).nofollow)
+    );
     this.pageKeys.clear();
     if (this.settings.followLinks && !pageNofollow) {
       const depth = req.depth + 1;
@@ -757,7 +760,13 @@ export class Crawler {
       const out: RecordedLink[] = [];
       for (const l of links) {
         const key = this.pageKeys.get(l.url);
-        out.push({ url: l.url, uniqueKey: key !== undefined ? key : tryKey(l.url), anchor: l.anchor, nofollow: l.nofollow || pageNofollow, external: !this.inScope(l.url) });
+        out.push({
+          url: l.url,
+          uniqueKey: key !== undefined ? key : tryKey(l.url),
+          anchor: l.anchor,
+          nofollow: l.nofollow || pageNofollow,
+          external: !this.inScope(l.url),
+        });
       }
       this.pageKeys.clear();
       this.hooks.onPageLinks(req, out);
