@@ -17,6 +17,7 @@ import { createCrawlService, type LocalCrawlService } from '../../electron/servi
 import { COMPARE_CSV_COLUMNS } from '../../electron/service/compare/comparisons.js';
 import { REAL_FINDING_CODES, startRealSite, type RealExpected, type RealSite } from '../fixtures/real-site/site.js';
 import { CHANGES, changedRealSite } from '../fixtures/real-site/changed.js';
+import { FEED_ITEMS, FEED_PATH, buildRealSite } from '../fixtures/real-site/spec.js';
 import { startTestSite } from '../fixtures/site.js';
 import { parseCsv, settled, tempDir } from './helpers.js';
 
@@ -427,6 +428,44 @@ describe('compare two crawls of the realistic site, changed between them', TIMEO
       assert.match(warnings[0]!, /different hosts/);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('a sitemap finding across two crawls: its rows are sitemaps', TIMEOUT, () => {
+  test('the blog feed read now enters SITEMAP_NOT_IN_ROBOTS; its rows and CSV name the sitemap', async () => {
+    const site = await startRealSite();
+    const service = createCrawlService({ stateDir: tempDir('spinneret-compare-sm-'), scheduler: false });
+    try {
+      const oldId = await crawl(service, 'before', settings(site));
+      // Every page names the blog's RSS feed now, which robots.txt does not announce.
+      site.serve(buildRealSite(site.origin, { feed: true }));
+      const newId = await crawl(service, 'after', settings(site));
+      const feed = site.url(FEED_PATH);
+      const s = await service.compare(oldId, newId);
+      const f = s.findings.find((x) => x.code === 'SITEMAP_NOT_IN_ROBOTS')!;
+      assert.deepEqual([f.subject, f.measured, f.before, f.after, f.entered, f.left], ['sitemap', true, 0, 1, 1, 0]);
+      assert.ok(s.worse.includes('SITEMAP_NOT_IN_ROBOTS'));
+      const node = s.sitemaps.find((x) => x.url === feed)!;
+      assert.deepEqual([node.change, node.after?.type, node.urlsAdded, node.urlsRemoved], ['added', 'rss', FEED_ITEMS, 0]);
+      const entered = { code: 'SITEMAP_NOT_IN_ROBOTS', moved: 'entered' } as const;
+      assert.deepEqual(await service.compareRows(oldId, newId, { offset: 0, limit: 10, finding: entered }), {
+        total: 1,
+        rows: [{ url: feed, change: 'added', fields: [] }],
+      });
+      assert.deepEqual(await service.compareRows(oldId, newId, { offset: 0, limit: 10, finding: { ...entered, moved: 'left' } }), { total: 0, rows: [] });
+      assert.equal((await service.compareRows(oldId, newId, { offset: 0, limit: 10, finding: entered, change: 'removed' })).total, 0);
+      assert.equal((await service.compareRows(oldId, newId, { offset: 0, limit: 10, finding: entered, search: 'FEED.xml' })).total, 1);
+      const out = sink();
+      assert.deepEqual(await service.exportCompare(oldId, newId, out.out, { finding: entered }), { rows: 1 });
+      assert.deepEqual(parseCsv(out.text())[1], [feed, 'added', ...new Array<string>(COMPARE_CSV_COLUMNS.length - 2).fill('')]);
+      // The posts it lists gained it.
+      const gained = await service.compareRows(oldId, newId, { offset: 0, limit: 100, sitemap: feed });
+      assert.equal(gained.total, FEED_ITEMS);
+      assert.ok(gained.rows.every((r) => r.after!.inSitemaps.includes(feed) && !(r.before?.inSitemaps ?? []).includes(feed)));
+    } finally {
+      await service.close();
+      await site.close();
     }
   });
 });
