@@ -2,7 +2,7 @@
  * Electron main: wires the real Electron modules into the pieces beside this file. Kept thin on
  * purpose: everything with logic takes its Electron parts as arguments and is tested without Electron.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, protocol, session, shell } from 'electron';
 import ElectronStore from 'electron-store';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -65,6 +65,13 @@ async function run(): Promise<void> {
     showSaveDialog: (options) => {
       const win = BrowserWindow.getFocusedWindow() ?? windows()[0];
       return win ? dialog.showSaveDialog(win, options) : dialog.showSaveDialog(options);
+    },
+    showOpenDialog: (options) => {
+      const win = BrowserWindow.getFocusedWindow() ?? windows()[0];
+      return win ? dialog.showOpenDialog(win, options) : dialog.showOpenDialog(options);
+    },
+    notify: ({ title, body }) => {
+      if (Notification.isSupported()) new Notification({ title, body }).show();
     },
     documentsDir: app.getPath('documents'),
   });

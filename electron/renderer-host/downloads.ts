@@ -1,7 +1,8 @@
 /**
- * Browser mode's CSV downloads: the export is written to a private temp file, then offered once
- * under an unguessable id; the file is deleted after it is sent or when it expires. And the name of
- * every CSV export (URLs or links), in the browser and in the app: what it holds and the day it was made.
+ * Browser mode's downloads (CSV exports, crawl files): the export is written to a private temp file,
+ * then offered once under an unguessable id; the file is deleted after it is sent or when it expires.
+ * Its uploads (a crawl file to open): one-time ids that expire. And the name of every export (URLs,
+ * links, a comparison, a crawl file), in the browser and in the app: what it holds and the day it was made.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -10,14 +11,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
-import type { UrlQuery } from '../../shared/model.js';
+import type { CompareFilter, UrlQuery } from '../../shared/model.js';
 import type { LinksExport } from '../service/types.js';
 
 interface Pending {
   path: string;
   fileName: string;
+  contentType: string;
   timer: NodeJS.Timeout;
 }
+
+export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
 /** One-time downloads of files written into a private temp folder. */
 export class DownloadRegistry {
@@ -34,12 +38,12 @@ export class DownloadRegistry {
   }
 
   /** Writes a file through `write`, then registers it; returns the download id. */
-  async create(fileName: string, write: (out: Writable) => Promise<void>): Promise<string> {
+  async create(fileName: string, write: (out: Writable) => Promise<void>, contentType = CSV_CONTENT_TYPE): Promise<string> {
     this.names.add(fileName); // at once: an export started meanwhile must pick another name
     this.dir ??= mkdtemp(join(tmpdir(), 'spinneret-web-'));
     const dir = await this.dir;
     const id = randomBytes(24).toString('base64url');
-    const path = join(dir, `${id}.csv`);
+    const path = join(dir, `${id}.part`);
     const out = createWriteStream(path, { mode: 0o600 });
     try {
       await write(out);
@@ -52,17 +56,17 @@ export class DownloadRegistry {
     }
     const timer = setTimeout(() => void this.discard(id), this.ttlMs);
     timer.unref();
-    this.pending.set(id, { path, fileName, timer });
+    this.pending.set(id, { path, fileName, contentType, timer });
     return id;
   }
 
   /** Takes a download out of the registry (it can be fetched once); null when unknown or used. */
-  take(id: string): { path: string; fileName: string; done: () => Promise<void> } | null {
+  take(id: string): { path: string; fileName: string; contentType: string; done: () => Promise<void> } | null {
     const entry = this.pending.get(id);
     if (!entry) return null;
     this.pending.delete(id);
     clearTimeout(entry.timer);
-    return { path: entry.path, fileName: entry.fileName, done: () => rm(entry.path, { force: true }) };
+    return { path: entry.path, fileName: entry.fileName, contentType: entry.contentType, done: () => rm(entry.path, { force: true }) };
   }
 
   private async discard(id: string): Promise<void> {
@@ -75,6 +79,39 @@ export class DownloadRegistry {
     for (const id of [...this.pending.keys()]) await this.discard(id);
     if (this.dir) await rm(await this.dir, { recursive: true, force: true });
     this.dir = null;
+  }
+}
+
+/**
+ * Browser mode's uploads: importCrawl hands out a one-time id the page POSTs a crawl file to; it is
+ * taken by the first upload (a second one is refused) and expires unused.
+ */
+export class UploadRegistry {
+  private readonly pending = new Map<string, NodeJS.Timeout>();
+
+  constructor(private readonly ttlMs = 10 * 60_000) {}
+
+  /** A new upload id, valid once for ttlMs. */
+  create(): string {
+    const id = randomBytes(24).toString('base64url');
+    const timer = setTimeout(() => this.pending.delete(id), this.ttlMs);
+    timer.unref();
+    this.pending.set(id, timer);
+    return id;
+  }
+
+  /** Takes the id for one upload; false when it is unknown, used or expired. */
+  take(id: string): boolean {
+    const timer = this.pending.get(id);
+    if (!timer) return false;
+    clearTimeout(timer);
+    this.pending.delete(id);
+    return true;
+  }
+
+  close(): void {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
   }
 }
 
@@ -127,9 +164,25 @@ export function linksFileName(crawlName: string, opts: LinksExport, now: Date, t
   return freeName(`${safePart(crawlName, 80) || 'crawl'}-${what}-${localDate(now)}`, taken);
 }
 
-/** `<stem>.csv`, or `<stem>-2.csv`, `-3`… while `taken` says a name is in use. */
-function freeName(stem: string, taken: (name: string) => boolean): string {
-  let name = `${stem}.csv`;
-  for (let n = 2; taken(name); n++) name = `${stem}-${n}.csv`;
+/**
+ * The name of a comparison's CSV, as exportFileName's: `<new crawl>-compare-<date>.csv`, or
+ * `<new crawl>-compare-<filter>-<date>.csv` when it holds part of the changes (one change, one field).
+ */
+export function compareFileName(newName: string, filter: CompareFilter | undefined, now: Date, taken: (name: string) => boolean = () => false): string {
+  const f = filter ?? {};
+  const narrowing = Object.values(f).filter((v) => v !== undefined).length;
+  const what = narrowing === 0 ? '' : narrowing === 1 && f.change ? `-${f.change}` : narrowing === 1 && f.field ? `-${safePart(f.field, 40)}` : '-filtered';
+  return freeName(`${safePart(newName, 80) || 'crawl'}-compare${what}-${localDate(now)}`, taken);
+}
+
+/** The name of a crawl file: `<crawl>-<date>.spinneret` (-2, -3… while taken). */
+export function crawlFileName(crawlName: string, now: Date, taken: (name: string) => boolean = () => false): string {
+  return freeName(`${safePart(crawlName, 80) || 'crawl'}-${localDate(now)}`, taken, '.spinneret');
+}
+
+/** `<stem><ext>`, or `<stem>-2<ext>`, `-3`… while `taken` says a name is in use. */
+function freeName(stem: string, taken: (name: string) => boolean, ext = '.csv'): string {
+  let name = `${stem}${ext}`;
+  for (let n = 2; taken(name); n++) name = `${stem}-${n}${ext}`;
   return name;
 }

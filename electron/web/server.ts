@@ -1,7 +1,8 @@
 /**
  * Browser mode: an HTTP server on 127.0.0.1 that serves the built renderer and carries the contract
- * over a WebSocket. A random token, printed in the page URL, is required for the page, the WebSocket
- * and CSV downloads; Host and Origin are checked so another site (DNS rebinding) cannot drive it.
+ * over a WebSocket. A random token, printed in the page URL, is required for the page, the WebSocket,
+ * downloads (CSV exports, crawl files) and uploads (a crawl file to open); Host and Origin are
+ * checked so another site (DNS rebinding) cannot drive it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../service/errors.js';
@@ -9,12 +10,20 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex, Writable } from 'node:stream';
+import { Transform, type Duplex, type Writable } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { TransportErrorCode, WS_PATH, WsCallSchema, fail, type EventName, type ExportResult, type WsServerMessage } from '../../shared/contract.js';
 import type { CrawlService } from '../service/types.js';
 import { createDispatcher, createHandlers, forwardServiceEvents, type Dispatch } from '../renderer-host/dispatch.js';
-import { DownloadRegistry, exportFileName, linksFileName } from '../renderer-host/downloads.js';
+import {
+  CSV_CONTENT_TYPE,
+  DownloadRegistry,
+  UploadRegistry,
+  compareFileName,
+  crawlFileName,
+  exportFileName,
+  linksFileName,
+} from '../renderer-host/downloads.js';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../renderer-host/security-headers.js';
 import { isPage, mimeType, resolveStaticPath } from '../renderer-host/static-files.js';
 
@@ -30,6 +39,10 @@ export interface WebServerOptions {
   checkResults?: boolean;
   /** How long an export stays downloadable. */
   downloadTtlMs?: number;
+  /** How long an upload URL (importCrawl) stays usable. Default 10 minutes. */
+  uploadTtlMs?: number;
+  /** The largest crawl file an upload may send. Default 4 GiB. */
+  maxUploadBytes?: number;
 }
 
 export interface WebServer {
@@ -45,27 +58,49 @@ export interface WebServer {
 
 /** The only interface browser mode ever binds to. */
 export const HOST = '127.0.0.1';
-const MAX_MESSAGE_BYTES = 1 << 20;
+/**
+ * The largest WebSocket message: createCrawl may carry an 8 MiB URL list (UTF-16 units), which JSON
+ * and UTF-8 make up to about three times as many bytes.
+ */
+const MAX_MESSAGE_BYTES = 32 << 20;
+const DEFAULT_MAX_UPLOAD_BYTES = 4 * 1024 ** 3;
+const UPLOAD_PATH = '/upload/';
 
 /** Starts browser mode's server; resolves once it listens. */
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const downloads = new DownloadRegistry(options.downloadTtlMs);
   // The browser saves under the name given: distinct for each export of this server.
-  const offer = async (fileName: string, write: (out: Writable) => Promise<{ rows: number }>): Promise<ExportResult> => {
+  const offer = async (fileName: string, write: (out: Writable) => Promise<{ rows: number }>, contentType = CSV_CONTENT_TYPE): Promise<ExportResult> => {
     let rows = 0;
-    const dl = await downloads.create(fileName, async (out) => {
-      rows = (await write(out)).rows;
-    });
+    const dl = await downloads.create(
+      fileName,
+      async (out) => {
+        rows = (await write(out)).rows;
+      },
+      contentType,
+    );
     return { rows, downloadUrl: `/download/${dl}?token=${encodeURIComponent(token)}` };
   };
+  const uploads = new UploadRegistry(options.uploadTtlMs);
+  const maxUpload = options.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES;
+  const svc = options.service;
   const taken = (n: string) => downloads.named(n);
   const handlers = createHandlers(options.service, {
     urls: (id, filter) => offer(exportFileName(options.service.get(id).name, filter, new Date(), taken), (out) => options.service.exportCsv(id, out, filter)),
     links: (id, opts) => offer(linksFileName(options.service.get(id).name, opts, new Date(), taken), (out) => options.service.exportLinks(id, out, opts)),
-    compare: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Exporting a comparison is not built yet.')),
-    crawlFile: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Saving a crawl file is not built yet.')),
-    importCrawl: () => Promise.reject(new ServiceError('NOT_IMPLEMENTED', 'Opening a crawl file is not built yet.')),
+    compare: (oldId, newId, filter) =>
+      offer(compareFileName(svc.get(newId).name, filter, new Date(), taken), (out) => svc.exportCompare(oldId, newId, out, filter)),
+    crawlFile: (id) => {
+      const crawl = svc.get(id);
+      // A crawl file's "rows" are the crawl's URLs.
+      return offer(
+        crawlFileName(crawl.name, new Date(), taken),
+        (out) => svc.exportCrawlFile(id, out).then(() => ({ rows: crawl.counters.discovered })),
+        'application/octet-stream',
+      );
+    },
+    importCrawl: async () => ({ uploadUrl: `${UPLOAD_PATH}${uploads.create()}?token=${encodeURIComponent(token)}` }),
   });
   const dispatch = createDispatcher(handlers, { checkResults: options.checkResults });
 
@@ -87,8 +122,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!hostOk(req)) return send(res, 403, 'Forbidden host. Open the 127.0.0.1 URL that npm run serve printed.');
     if (!originOk(req)) return send(res, 403, 'Forbidden origin.');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.');
     const url = new URL(req.url ?? '/', `http://${HOST}:${port}`);
+    if (url.pathname.startsWith(UPLOAD_PATH)) return upload(req, res, url);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'Method not allowed.');
 
     if (url.pathname.startsWith('/download/')) {
       if (!tokenOk(url)) return send(res, 401, 'Missing or wrong token.');
@@ -97,7 +133,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       const { size } = await stat(entry.path);
       res.writeHead(200, {
         ...SECURITY_HEADERS,
-        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Type': entry.contentType,
         'Content-Length': String(size),
         'Content-Disposition': `attachment; filename="${entry.fileName}"`,
       });
@@ -127,6 +163,50 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
     if (req.method === 'HEAD') return void res.end();
     createReadStream(file).pipe(res);
+  }
+
+  /**
+   * POST /upload/<id>?token=…[&name=file.spinneret]: a crawl file, streamed into importCrawlFile. The
+   * id is importCrawl's, good once; the page's own Origin is required (a form of another site sends
+   * its own, or none); the body is cut past maxUploadBytes. Answers the contract's envelope as JSON.
+   */
+  async function upload(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', ...(status >= 400 ? { Connection: 'close' } : {}) });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'POST') return answer(405, fail('METHOD_NOT_ALLOWED', 'POST the crawl file to this URL.'));
+    if (req.headers.origin === undefined) return answer(403, fail('FORBIDDEN_ORIGIN', 'An upload must come from the Spinneret page itself.'));
+    if (!tokenOk(url)) return answer(401, fail('UNAUTHORIZED', 'Missing or wrong token.'));
+    if (!uploads.take(url.pathname.slice(UPLOAD_PATH.length))) {
+      return answer(404, fail('NOT_FOUND', 'This upload URL has expired or was already used. Choose Open crawl file again.'));
+    }
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxUpload) {
+      return answer(413, fail('TOO_LARGE', `The file is ${declared} bytes; browser mode opens crawl files of up to ${maxUpload} bytes.`));
+    }
+    let seen = 0;
+    const limited = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        seen += chunk.length;
+        if (seen > maxUpload) cb(new ServiceError('TOO_LARGE', `The file is larger than the ${maxUpload} bytes browser mode opens.`));
+        else cb(null, chunk);
+      },
+    });
+    req.on('error', (err) => limited.destroy(err));
+    req.pipe(limited);
+    const name = (url.searchParams.get('name') ?? '').slice(0, 255) || 'upload.spinneret';
+    try {
+      const crawl = await svc.importCrawlFile(limited, name);
+      answer(200, { ok: true, value: crawl });
+    } catch (err) {
+      const e = err as { code?: unknown; message?: unknown };
+      const code = typeof e.code === 'string' ? e.code : 'IMPORT_FAILED';
+      answer(code === 'TOO_LARGE' ? 413 : code === 'BAD_CRAWL_FILE' ? 400 : 500, fail(code, typeof e.message === 'string' ? e.message : String(err)));
+    } finally {
+      req.unpipe(limited);
+      req.resume(); // whatever is left is read and dropped
+    }
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -197,6 +277,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await downloads.close();
+      uploads.close();
     },
   };
 }

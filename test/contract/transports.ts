@@ -135,6 +135,7 @@ export async function ipcTransport(service: CrawlService): Promise<Transport> {
       proposed = o.defaultPath;
       return { canceled: false, filePath: nextSavePath };
     },
+    showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
     documentsDir: dir,
     checkResults: true,
   });
