@@ -25,7 +25,7 @@ import {
   type ResultFacts,
 } from '../../engine/index.js';
 import { FINDING_DEFINITIONS, definitionOf } from './definitions.js';
-import { httpDateMs, LASTMOD_SLACK_MS, lastmodVerdict, SiteVariants } from './entry-checks.js';
+import { httpDateMs, LASTMOD_SLACK_MS, lastmodVerdictOf, SiteVariants } from './entry-checks.js';
 import { HreflangGraph } from './hreflang-graph.js';
 import { canonicalisedElsewhere, isHtmlType, saysNoindex, type IndexabilityVerdict } from './indexability.js';
 import { isValidHreflang } from './hreflang-codes.js';
@@ -800,9 +800,8 @@ export class AuditEngine {
   }
 
   /** `times` listings of sitemap `s` with this lastmod: SITEMAP_UNIFORM_LASTMOD when all of them (≥ 5) carry one valid instant. */
-  private noteUniform(s: SitemapInfo, lastmod: string | undefined, times: number): void {
+  private noteUniform(s: SitemapInfo, ms: number, times: number): void {
     s.entries += times;
-    const ms = lastmod === undefined ? NaN : w3cDatetimeMs(lastmod);
     if (!Number.isNaN(ms)) {
       if (Number.isNaN(s.uniformMs)) {
         s.uniformMs = ms;
@@ -1001,15 +1000,17 @@ export class AuditEngine {
         if (s) bump(s, 'SITEMAP_HOST_VARIANT', times);
       }
     }
+    // Parsed once here for the three checks that need it (NaN: none, or not a W3C Datetime).
+    const lastmodMs = entry?.lastmod === undefined ? NaN : w3cDatetimeMs(entry.lastmod);
     if (entry?.lastmod !== undefined) {
-      const v = lastmodVerdict(entry.lastmod, this.now());
+      const v = lastmodVerdictOf(lastmodMs, this.now());
       if (v !== 'ok') {
         this.flags[id] |= v === 'invalid' ? F_BAD_LASTMOD : F_FUTURE;
         if (s) bump(s, v === 'invalid' ? 'SITEMAP_INVALID_LASTMOD' : 'SITEMAP_FUTURE_LASTMOD', times);
       }
-      if (v !== 'invalid') this.noteLastmod(id, w3cDatetimeMs(entry.lastmod), key);
+      if (v !== 'invalid') this.noteLastmod(id, lastmodMs, key);
     }
-    if (s) this.noteUniform(s, entry?.lastmod, times);
+    if (s) this.noteUniform(s, lastmodMs, times);
     const alternates = entry?.alternates;
     if (!alternates || alternates.length === 0) return null;
     for (let i = 0; i < alternates.length; i++) {

@@ -11,7 +11,11 @@ export type LastmodVerdict = 'ok' | 'invalid' | 'future';
 
 /** Whether a lastmod is a valid W3C Datetime, and not more than a day after `now`. */
 export function lastmodVerdict(lastmod: string, now: number): LastmodVerdict {
-  const ms = w3cDatetimeMs(lastmod);
+  return lastmodVerdictOf(w3cDatetimeMs(lastmod), now);
+}
+
+/** lastmodVerdict of a lastmod already parsed to epoch ms (NaN: not a W3C Datetime). */
+export function lastmodVerdictOf(ms: number, now: number): LastmodVerdict {
   if (Number.isNaN(ms)) return 'invalid';
   return ms > now + FUTURE_SLACK_MS ? 'future' : 'ok';
 }
