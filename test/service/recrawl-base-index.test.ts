@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { SitemapNode, SitemapUrlEntry } from '../../shared/model.js';
 import type { SitemapItem } from '../../electron/engine/types.js';
 import { BaseIndex } from '../../electron/service/recrawl/base-index.js';
-import { encodeAdmit, encodeDup, encodeDups, encodeLinks, encodeResult, linkTuple } from '../../electron/service/journal/format.js';
+import { ADMIT_TAIL, decodeEntry, encodeAdmit, encodeDup, encodeDups, encodeLinks, encodeResult, linkTuple } from '../../electron/service/journal/format.js';
 import { tempDir } from './helpers.js';
 
 const O = 'http://shop.test';
@@ -115,6 +115,13 @@ describe('BaseIndex', () => {
       assert.equal(a.node.etag, '"a1"');
       assert.deepEqual(await all(a.items()), [`url ${O}/p1 2024-02-01`, `url ${O}/p1 2024-02-02`, `url ${O}/p1 2024-02-02`, `url ${O}/ -`]);
       assert.deepEqual(await all(a.items()), await all(a.items()), 'read again alike');
+      // An ADMIT's listing comes with its wire form (what the new journal copies): the entry as encoded.
+      const first: SitemapItem[] = [];
+      for await (const batch of a.items()) first.push(...batch);
+      const admitted = first[0] as Extract<SitemapItem, { kind: 'url' }>;
+      assert.ok(admitted.wire, 'an ADMIT listing has its wire form');
+      assert.deepEqual(decodeEntry(JSON.parse(`[0,1,2,0,-2,${admitted.wire.entryJson}]`) as unknown[], ADMIT_TAIL, `${O}/p1`), admitted.entry);
+      assert.equal((first[1] as Extract<SitemapItem, { kind: 'url' }>).wire, undefined, 'a DUPS listing has none');
       assert.deepEqual(await all(ix.carriedSitemap(SM_B)!.items()), [`url ${O}/b1 -`]);
       assert.deepEqual(await all(ix.carriedSitemap(INDEX)!.items()), [`sitemap ${SM_A}`, `sitemap ${SM_B}`]);
       assert.equal(ix.carriedSitemap(`${O}/never.xml`), undefined);

@@ -23,6 +23,7 @@ import {
   type CarriedLink,
   type CarriedPage,
   type CarriedSitemap,
+  type ListingWire,
   type ResultFacts,
   type SitemapItem,
 } from '../../engine/index.js';
@@ -255,7 +256,7 @@ export class BaseIndex {
   private async *items(spans: readonly (readonly [number, ListingSpan])[], children: SitemapNode[]): AsyncGenerator<SitemapItem[], void, void> {
     let batch: SitemapItem[] = [];
     for (const [ref, span] of spans) {
-      for await (const rec of this.scan(span)) {
+      for await (const [rec, line] of this.scan(span)) {
         const t = rec[0];
         if (t !== REC_ADMIT && t !== REC_DUP && t !== REC_DUPS) continue;
         const from = (t === REC_ADMIT ? rec[4] : rec[3]) as number;
@@ -264,10 +265,15 @@ export class BaseIndex {
         let url: string;
         let key: string;
         let entry: SitemapUrlEntry;
+        let wire: ListingWire | undefined;
         if (t === REC_ADMIT) {
           url = rec[5] as string;
-          key = (rec[ADMIT_TAIL + 3] as AdmitExtra | undefined)?.k ?? url;
+          const extra = rec[ADMIT_TAIL + 3] as AdmitExtra | undefined;
+          key = extra?.k ?? url;
           entry = decodeEntry(rec, ADMIT_TAIL, url);
+          // The ADMIT's text after `[0,id,s,depth,from,` is the entry's wire form when nothing of the
+          // request's own joins its extra: the new crawl's journal copies it rather than encode it again.
+          if (line !== undefined && extra?.k === undefined && extra?.l === undefined && extra?.u === undefined) wire = wireOf(line);
         } else {
           const req = this.queue.get(id);
           if (!req) continue;
@@ -277,7 +283,7 @@ export class BaseIndex {
         }
         const n = repeatsOf(rec);
         for (let i = 0; i < n; i++) {
-          batch.push({ kind: 'url', entry: i === 0 ? entry : { ...entry }, uniqueKey: key });
+          batch.push(wire ? { kind: 'url', entry, uniqueKey: key, wire } : { kind: 'url', entry: i === 0 ? entry : { ...entry }, uniqueKey: key });
           if (batch.length >= ITEM_BATCH) {
             yield batch;
             batch = [];
@@ -289,8 +295,8 @@ export class BaseIndex {
     if (batch.length > 0) yield batch;
   }
 
-  /** The records of the journal from span.first through the line at span.last, parsed (listing lines only). */
-  private async *scan(span: ListingSpan): AsyncGenerator<unknown[], void, void> {
+  /** The records of the journal from span.first through the line at span.last, parsed (listing lines only), an ADMIT's with its text. */
+  private async *scan(span: ListingSpan): AsyncGenerator<[unknown[], string | undefined], void, void> {
     const fh = await fs.promises.open(this.journalPath, 'r');
     try {
       let buf = Buffer.allocUnsafe(SCAN_BYTES);
@@ -312,13 +318,14 @@ export class BaseIndex {
           // Listing lines start `[0,`, `[1,` or `[8,`: the rest are not parsed.
           const c = buf[at + 1];
           if (buf[at] === 91 && (c === 48 || c === 49 || c === 56) && buf[at + 2] === 44) {
+            const line = buf.toString('utf8', at, nl);
             let rec: unknown;
             try {
-              rec = JSON.parse(buf.toString('utf8', at, nl));
+              rec = JSON.parse(line);
             } catch {
               rec = undefined;
             }
-            if (Array.isArray(rec)) yield rec;
+            if (Array.isArray(rec)) yield [rec, c === 48 ? line : undefined];
           }
           at = nl + 1;
           if (off >= span.last) return;
@@ -418,4 +425,14 @@ export class BaseIndex {
         return;
     }
   }
+}
+
+/** An ADMIT line's entry wire form: its text after the fifth comma (`[0,id,s,depth,from,`), without the closing `]`. */
+function wireOf(line: string): ListingWire | undefined {
+  let at = 0;
+  for (let i = 0; i < 5; i++) {
+    at = line.indexOf(',', at) + 1;
+    if (at === 0) return undefined;
+  }
+  return line.charCodeAt(at) === 34 && line.endsWith(']') ? { entryJson: line.slice(at, -1) } : undefined;
 }
