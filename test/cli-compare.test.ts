@@ -39,7 +39,7 @@ describe('CLI compare', { timeout: 120_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'spinneret-cli-compare-'));
     const service = createCrawlService({ stateDir: dir, scheduler: false });
     const crawl = async (name: string) => {
-      const c = service.create({ name, settings: { startUrl: site.url('/'), timeoutMs: 2000, retries: 0, concurrency: 8, perHostConcurrency: 8 } });
+      const c = service.create({ name, settings: { startUrl: site.url('/'), timeoutMs: 15_000, retries: 0, concurrency: 8, perHostConcurrency: 8 } });
       await new Promise<void>((resolve) => {
         service.on('finished', (s) => s.id === c.id && resolve());
         void service.start(c.id);

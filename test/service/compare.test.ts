@@ -29,8 +29,8 @@ function settings(site: RealSite): Partial<CrawlSettings> & { startUrl: string }
     userAgent: 'SpinneretCompare/1.0',
     concurrency: 8,
     perHostConcurrency: 8,
-    timeoutMs: 2000,
-    connectTimeoutMs: 2000,
+    timeoutMs: 15_000, // far over the slow post's 600 ms, also on a busy machine
+    connectTimeoutMs: 15_000,
     retries: 0,
   };
 }

@@ -210,7 +210,7 @@ describe('a scheduled recrawl, end to end', () => {
     const clock = { t: Date.now() };
     const service = createCrawlService({ stateDir: tempDir('spinneret-schedule-e2e-'), now: () => clock.t, scheduler: { startDelayMs: 10, intervalMs: 20 } });
     try {
-      const c = service.create({ settings: { startUrl: site.url('/'), timeoutMs: 2000, retries: 0, concurrency: 8, perHostConcurrency: 8 } });
+      const c = service.create({ settings: { startUrl: site.url('/'), timeoutMs: 15_000, retries: 0, concurrency: 8, perHostConcurrency: 8 } });
       const done = settled(service, c.id);
       await service.start(c.id);
       assert.equal((await done).status, 'finished');
