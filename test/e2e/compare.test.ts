@@ -213,7 +213,16 @@ test(
     const notice = await page.waitForSelector('[data-testid=recrawl-notice]', { timeout: 60_000 });
     const worse = (await notice.getAttribute('data-worse'))!.split(' ').sort();
     assert.deepEqual(worse, [...truth.worse].sort());
-    await page.click('[data-tab=urls]');
+    // The Overview says how many URLs kept the base's result; that figure lists them.
+    await page.click('[data-tab=overview]');
+    const carried = await waitFor('the carried-over figure', async () =>
+      Number((await page.getAttribute('[data-testid=recrawl-banner]', 'data-carried')) || 0),
+    );
+    await screenshot(page, 'recrawl-overview');
+    await page.click('[data-testid=recrawl-banner] .link-btn');
+    await waitFor('carried-over rows', async () => Number(await page.getAttribute('[data-testid=url-count]', 'data-total')) === carried, 10_000);
+    assert.equal(await page.inputValue('[data-testid=filter-carried]'), 'yes');
+    await page.selectOption('[data-testid=filter-carried]', 'any');
     await page.waitForSelector('[data-testid=url-table] [data-testid=carried-over]');
     await page.selectOption('[data-testid=filter-carried]', 'yes');
     await waitFor('carried-over rows only', async () => {
@@ -221,10 +230,10 @@ test(
       return n > 0 && n < keys(after1).size;
     });
     await screenshot(page, 'recrawl-carried-over');
-  // The sitemaps answered 304: not read again, their entries carried over; each node shows its lastmod trust.
-  await page.click('[data-tab=sitemaps]');
-  await page.waitForSelector('[data-testid=sitemap-tree] [data-testid=node-carried-over]');
-  await screenshot(page, 'recrawl-sitemap-tree');
+    // The sitemaps answered 304: not read again, their entries carried over; each node shows its lastmod trust.
+    await page.click('[data-tab=sitemaps]');
+    await page.waitForSelector('[data-testid=sitemap-tree] [data-testid=node-carried-over]');
+    await screenshot(page, 'recrawl-sitemap-tree');
     await page.click('[data-testid=recrawl-notice] button.btn');
     await page.waitForSelector('[data-testid=compare-counts]');
     assert.equal(await page.inputValue('[data-testid=compare-old]'), oldId);

@@ -10,7 +10,8 @@ import { etaSeconds, fetchProgress, sitemapProgress } from '../logic/progress.js
 import { depthBars } from '../logic/chart.js';
 import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
 import { emptyFilter, indexabilityDrill } from '../logic/url-query.js';
-import { getApi, setFilter, setTab, useApp } from '../store/app-store.js';
+import { getApi, openCompare, setFilter, setTab, useApp } from '../store/app-store.js';
+import { displayName } from '../logic/crawls.js';
 
 const EMPTY: never[] = [];
 
@@ -84,6 +85,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
             <div>This crawl's folder is missing journal files: what is shown is what could be read. It cannot be resumed.</div>
           </div>
         )}
+        {crawl.baseId && <RecrawlBanner crawl={crawl} />}
         <div className="stats" data-testid="counters">
           <Stat label="Discovered" value={c.discovered} testid="stat-discovered" strong />
           <Stat label="Queued" value={c.queued} testid="stat-queued" />
@@ -386,5 +388,56 @@ function PageStatsCards({ crawl }: { crawl: CrawlSummary }) {
         )}
       </div>
     </>
+  );
+}
+
+/**
+ * A recrawl: which crawl it reuses, how many of its URLs kept that crawl's result (a 304, or not
+ * fetched by a changed-only recrawl; a click lists them), and its comparison with that crawl.
+ */
+function RecrawlBanner({ crawl }: { crawl: CrawlSummary }) {
+  const base = useApp((s) => s.crawls.find((c) => c.id === crawl.baseId));
+  const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
+  const [carried, setCarried] = useState<number | null>(null);
+  useEffect(() => {
+    let alive = true;
+    getApi()
+      .queryUrls({ id: crawl.id, query: { offset: 0, limit: 0, carriedOver: true } })
+      .then(
+        (p) => alive && setCarried(p.total),
+        () => alive && setCarried(null), // only a figure: the table says the same
+      );
+    return () => {
+      alive = false;
+    };
+  }, [crawl.id, version, crawl.status]);
+  return (
+    <div className="banner banner-info recrawl-banner" data-testid="recrawl-banner" data-carried={carried ?? ''}>
+      <Icon name="recrawl" />
+      <div>
+        {crawl.changedOnly ? 'A changed-only recrawl' : 'A recrawl'} of <strong>{base ? displayName(base) : 'a deleted crawl'}</strong>
+        {carried !== null && (
+          <>
+            :{' '}
+            <button
+              type="button"
+              className="link-btn"
+              onClick={() => {
+                setFilter(crawl.id, () => ({ ...emptyFilter(), carriedOver: 'yes' }));
+                setTab('urls');
+              }}
+            >
+              {formatCount(carried)} of {formatCount(crawl.counters.discovered)} URLs
+            </button>{' '}
+            kept that crawl&rsquo;s result (304 Not Modified{crawl.changedOnly ? ', or not fetched because nothing said they changed' : ''}).
+          </>
+        )}
+      </div>
+      {base && crawl.status !== 'running' && (
+        <button type="button" className="btn btn-small" onClick={() => openCompare({ oldId: base.id, newId: crawl.id })} data-testid="recrawl-compare">
+          Compare with previous
+        </button>
+      )}
+    </div>
   );
 }
