@@ -366,7 +366,10 @@ class Service implements LocalCrawlService {
     this.catalog.put(next);
     lock?.release();
     const s = this.summary(next);
+    if (l) this.releaseBase(id, l);
     this.events.emit('finished', s);
+    // A recrawl stopped while paused ends too: its comparison follows, as when it finishes running.
+    if (next.baseId) void this.recrawlFinished(s, next.baseId);
     return s;
   }
 

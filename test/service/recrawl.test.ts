@@ -168,6 +168,24 @@ describe('recrawl on the realistic site', () => {
       if (before.get(url)!.state === 'done') assert.equal(n.carriedOver, true, url);
     }
   });
+
+  test('a recrawl paused then stopped ends, with its comparison and recrawlFinished', TIMEOUT, async () => {
+    const r = await svc.recrawl(base.id);
+    await svc.pause(r.id);
+    assert.equal(svc.get(r.id).status, 'paused');
+    const finished = new Promise<{ crawl: CrawlSummary; worse: string[] }>((resolve) => {
+      const off = svc.on('recrawlFinished', (e) => {
+        if (e.crawl.id !== r.id) return;
+        off();
+        resolve(e);
+      });
+    });
+    const stopped = await svc.stop(r.id);
+    assert.equal(stopped.status, 'finished');
+    const e = await finished;
+    assert.equal(e.crawl.status, 'finished');
+    assert.ok(Array.isArray(e.worse));
+  });
 });
 
 describe('recrawl of the realistic site changed between the crawls', () => {
