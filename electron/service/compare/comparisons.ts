@@ -82,8 +82,9 @@ export class Comparisons {
     checkPaging(query);
     checkFilter(query);
     const p = await this.pair(oldId, newId);
-    const sel = this.select(p, query);
-    const { offset, limit } = query;
+    const { offset, limit, ...filter } = query;
+    // Selected once per filter (cached), whichever page is asked.
+    const sel = this.select(p, filter);
     if (sel.kind === 'sitemaps') {
       return { total: sel.urls.length, rows: sel.urls.slice(offset, offset + limit).map((s) => ({ url: s.url, change: s.change, fields: [] })) };
     }
