@@ -11,7 +11,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
-import type { CrawlSettings } from '../../shared/model.js';
+import type { CrawlSettings, CrawlSummary } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { CRAWL_FILE_MAGIC, writeCrawlFile } from '../../electron/service/crawl-file.js';
 import { startRealSite, type RealSite } from '../fixtures/real-site/site.js';
@@ -112,6 +112,15 @@ describe('crawl files', () => {
       const again = await exported(dst, opened.id);
       const third = await dst.importCrawlFile(Readable.from([again]), 'again.spinneret');
       assert.equal(await csvOf(dst, third.id), await csvOf(src, crawlId));
+      // It can be recrawled like any other: its results are the base of a new crawl.
+      const recrawled = new Promise<CrawlSummary>((resolve) => {
+        const off = dst.on('finished', (s) => s.baseId === opened.id && (off(), resolve(s)));
+      });
+      const re = await dst.recrawl(opened.id);
+      assert.equal(re.baseId, opened.id);
+      const reDone = await recrawled;
+      assert.equal(reDone.status, 'finished');
+      assert.equal(allRows(dst, reDone.id).length, allRows(src, crawlId).length);
       // It persists: a new service over the folder lists it, imported.
       await dst.close();
       const reopened = createCrawlService({ stateDir: dir });
