@@ -64,7 +64,11 @@ export async function recrawlBench(service: LocalCrawlService, baseId: string, s
       else resolve();
     }
   });
-  const paused = await service.pause(id);
+  // It may have finished between the last look and now (a short tail): then there is nothing to pause.
+  const paused = await service.pause(id).catch((err: { code?: string }) => {
+    if (err?.code === 'BAD_STATE' && service.get(id).status === 'finished') return service.get(id);
+    throw err;
+  });
   if (paused.status !== 'paused' && paused.status !== 'finished') throw new Error(`The recrawl is ${paused.status} after pausing.`);
   peak = Math.max(peak, process.memoryUsage.rss());
   const measured = new Set(site.sitemaps.map((s) => s.path));
