@@ -271,12 +271,15 @@ export function parseCli(argv: string[]): CliCommand {
 
   noMore(positionals.slice(1), 0, 'a crawl (one start URL)');
   const sitemaps = (v.sitemap ?? []).map((u) => httpUrl(u, '--sitemap'));
-  if (v['follow-links'] && v.list === undefined) throw new UsageError('--follow-links belongs to a list crawl: add --list FILE (a site crawl follows links unless --no-links).');
+  if (v['follow-links'] && v.list === undefined)
+    throw new UsageError('--follow-links belongs to a list crawl: add --list FILE (a site crawl follows links unless --no-links).');
   if (v.list !== undefined) {
     if (!v.list.trim()) throw new UsageError('--list takes a file of URLs: npm run crawl -- crawl --list urls.txt');
     if (first) throw new UsageError(`A list crawl fetches the URLs of its file: drop the start URL "${first}", or put it in the list.`);
     if (v['no-sitemaps'] || v['no-links'] || v['no-pages']) {
-      throw new UsageError('--no-sitemaps, --no-links and --no-pages are for a site crawl; a list crawl fetches its URLs and follows links only with --follow-links.');
+      throw new UsageError(
+        '--no-sitemaps, --no-links and --no-pages are for a site crawl; a list crawl fetches its URLs and follows links only with --follow-links.',
+      );
     }
   }
   const startUrl = first ? httpUrl(first, 'the start URL') : '';
