@@ -636,6 +636,24 @@ class Service implements LocalCrawlService {
   }
 
   /**
+   * A recrawl being loaded: its base index built before its journal is replayed, yielding as it reads,
+   * so the audit's first look at the base (previousOf) does not read a million URLs in one go. A base
+   * that cannot be read is left to previousOf and prepareRecrawl, which say so.
+   */
+  private async warmBase(e: CatalogEntry): Promise<void> {
+    if (e.baseId === undefined || this.bases.has(e.id)) return;
+    const journal = path.join(this.catalog.dirOf(e.baseId), JOURNAL_FILE);
+    if (!fs.existsSync(journal)) return;
+    try {
+      const index = await BaseIndex.build(journal);
+      if (this.bases.has(e.id)) index.close();
+      else this.bases.set(e.id, index);
+    } catch {
+      // reported where it is needed
+    }
+  }
+
+  /**
    * A recrawl's audit: the base's lastmods and content hashes (the base index's), by uniqueKey, read
    * on first use (also for a recrawl reopened to be viewed); none when the base's journal is gone.
    */
@@ -645,14 +663,23 @@ class Service implements LocalCrawlService {
     const journal = path.join(this.catalog.dirOf(baseId), JOURNAL_FILE);
     if (!fs.existsSync(journal)) return {};
     let index: BaseIndex | null = null;
+    let baseFailed: { message: string } | undefined;
     return {
       previous: (key) => {
+        if (baseFailed) return undefined;
         if (!index) {
           index = this.bases.get(e.id) ?? null;
           if (!index) {
             try {
               index = BaseIndex.buildSync(journal);
-            } catch {
+            } catch (err) {
+              // Said once (not retried per URL): the cross-crawl lastmod findings then have no previous facts.
+              baseFailed = toCrawlError(err, 'BASE_UNREADABLE');
+              this.warn({
+                level: 'warning',
+                code: 'BASE_UNREADABLE',
+                message: `Recrawl ${e.id}: its base crawl ${baseId} cannot be read (${baseFailed.message}); the lastmod findings that compare with it are incomplete.`,
+              });
               return undefined;
             }
             this.bases.set(e.id, index);
@@ -1027,6 +1054,7 @@ class Service implements LocalCrawlService {
     const e = this.entry(id);
     const unloaded = existing ? this.unload(id) : Promise.resolve();
     return unloaded
+      .then(() => this.warmBase(e))
       .then(() => CrawlRuntime.load({ ...this.runtimeOptions(e), repair }))
       .then(
         (rt) => this.adopt(id, rt),

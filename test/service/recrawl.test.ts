@@ -394,6 +394,32 @@ describe('recrawl against a server that ignores validators, and interrupted', ()
     const baseOk = baseRows.filter((x) => x.status === 200 && x.etag !== undefined).map((x) => pathOf(site, x.url));
     assert.deepEqual(carried.sort(), baseOk.sort());
 
+    // Its base's journal unreadable when the recrawl is reopened to be viewed: said once, not a crash.
+    await svc.close();
+    const baseJournal = `${stateDir}/crawls/${base.id}/journal.jsonl`;
+    fs.renameSync(baseJournal, `${baseJournal}.aside`);
+    fs.mkdirSync(baseJournal);
+    svc = createCrawlService({ stateDir, scheduler: false });
+    try {
+      svc.getFindings(r.id);
+      await svc.auditReady(r.id);
+      const told = svc.warnings().filter((w) => w.code === 'BASE_UNREADABLE');
+      assert.equal(
+        told.length,
+        1,
+        svc
+          .warnings()
+          .map((w) => w.code)
+          .join(' '),
+      );
+      assert.match(told[0]!.message, new RegExp(`base crawl ${base.id} cannot be read`));
+    } finally {
+      await svc.close();
+      fs.rmdirSync(baseJournal);
+      fs.renameSync(`${baseJournal}.aside`, baseJournal);
+    }
+    svc = createCrawlService({ stateDir, scheduler: false });
+
     // Again, with the base deleted while the recrawl is paused: it goes on without validators.
     const r2 = await svc.recrawl(base.id);
     for (let i = 0; i < 400 && svc.get(r2.id).counters.fetched < 20; i++) await sleep(10);
