@@ -131,11 +131,25 @@ export const Menu = {
 
 export const dialog = {
   showSaveDialog: async () => ({ canceled: true }),
+  showOpenDialog: async () => ({ canceled: true, filePaths: [] }),
   showErrorBox: (title, message) => report.calls.push(`showErrorBox(${title}: ${message})`),
 };
 
 export const shell = { openExternal: async () => {}, openPath: async () => '' };
-export default { app, BrowserWindow, ipcMain, protocol, session, Menu, dialog, shell };
+
+/** A recrawl whose findings got worse is a desktop notification: recorded, never shown. */
+export class Notification {
+  static isSupported() {
+    return true;
+  }
+  constructor(options) {
+    this.options = options;
+  }
+  show() {
+    report.calls.push(`notification(${this.options.title})`);
+  }
+}
+export default { app, BrowserWindow, ipcMain, protocol, session, Menu, dialog, shell, Notification };
 
 async function drive() {
   const win = BrowserWindow.all[0];
