@@ -21,7 +21,7 @@ import {
   type output,
   type ZodError,
 } from 'zod';
-import { MAX_PAGE, REQUEST_SOURCES, type RequestSource } from './model.js';
+import { COMPARE_FIELDS, MAX_PAGE, REQUEST_SOURCES, type RequestSource } from './model.js';
 
 // ---------------------------------------------------------------- envelope
 
@@ -613,21 +613,7 @@ export const PageStatsSchema = strictObject({
 // ---------------------------------------------------------------- comparing two crawls (issue 23)
 
 /** What a per-URL comparison looks at; `content` is the page's main text (compared by its SHA-256). */
-export const CompareFieldSchema = zEnum([
-  'state',
-  'status',
-  'redirectTo',
-  'indexability',
-  'canonical',
-  'title',
-  'metaRobots',
-  'metaDescription',
-  'h1',
-  'lastmod',
-  'inSitemaps',
-  'hreflang',
-  'content',
-]);
+export const CompareFieldSchema = zEnum(COMPARE_FIELDS);
 /** A URL only the new crawl holds (added), only the old one (removed), or both with a field that differs. */
 export const CompareChangeSchema = zEnum(['added', 'removed', 'changed']);
 

@@ -16,6 +16,26 @@ import type * as S from './contract.js';
 export const REQUEST_SOURCES = ['start', 'robots', 'sitemap', 'link', 'redirect', 'canonical', 'hreflang', 'reference'] as const;
 export type RequestSource = (typeof REQUEST_SOURCES)[number];
 
+/**
+ * What a comparison of two crawls looks at, per URL, in this order (the detail's, and bit i of the
+ * service's field masks); `content` is the page's main text, compared by its SHA-256.
+ */
+export const COMPARE_FIELDS = [
+  'state',
+  'status',
+  'redirectTo',
+  'indexability',
+  'canonical',
+  'title',
+  'metaRobots',
+  'metaDescription',
+  'h1',
+  'lastmod',
+  'inSitemaps',
+  'hreflang',
+  'content',
+] as const;
+
 /** Largest page of rows one call may ask for (URLs, log entries, a finding's URLs): long lists are pulled a page at a time. */
 export const MAX_PAGE = 5000;
 

@@ -5,7 +5,7 @@
  * through the journal window by window; nothing is kept per URL.
  */
 import type { CompareField, CompareSide, HreflangAlternate, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
-import { CompareFieldSchema } from '../../../shared/contract.js';
+import { COMPARE_FIELDS } from '../../../shared/model.js';
 import type { CrawlData } from '../data/crawl-data.js';
 import { STATE_NAMES } from '../data/url-store.js';
 import { indexabilityOf } from '../audit/indexability.js';
@@ -14,7 +14,7 @@ import { RecordReader } from '../journal/reader.js';
 import type { JournalWriter } from '../journal/writer.js';
 
 /** The compared fields, in the contract's order: bit i of a row's field mask is COMPARE_FIELDS[i]. */
-export const COMPARE_FIELDS: readonly CompareField[] = CompareFieldSchema.options;
+export { COMPARE_FIELDS };
 export const FIELD_BIT: Readonly<Record<CompareField, number>> = Object.fromEntries(COMPARE_FIELDS.map((f, i) => [f, 1 << i])) as Record<CompareField, number>;
 
 /** A side plus what the comparison reads but the contract's side does not carry (the content hash). */

@@ -14,25 +14,12 @@ import type {
   CrawlSummary,
   RequestSource,
 } from '../../../shared/model.js';
+import { COMPARE_FIELDS } from '../../../shared/model.js';
 import { INDEXABILITY_LABEL, SOURCE_LABEL, STATE_LABEL } from './labels.js';
 import { lastSegment } from './format.js';
 
-/** Every field a comparison looks at, in the order the detail shows them. */
-export const COMPARE_FIELDS: readonly CompareField[] = [
-  'state',
-  'status',
-  'redirectTo',
-  'indexability',
-  'canonical',
-  'title',
-  'metaRobots',
-  'metaDescription',
-  'h1',
-  'lastmod',
-  'inSitemaps',
-  'hreflang',
-  'content',
-];
+/** Every field a comparison looks at, in the order the detail shows them (the contract's). */
+export { COMPARE_FIELDS };
 
 export const FIELD_LABEL: Record<CompareField, string> = {
   state: 'State',
