@@ -1,10 +1,10 @@
 /**
- * The engine's HTTP client, on axios: streamed bodies, redirects followed here (so every hop is
- * recorded and goes through the host limiter), retries with backoff honouring Retry-After,
- * timeouts covering connect, headers and body, and a cap on decoded body size.
+ * The engine's HTTP client, on node:http and node:https: streamed bodies, redirects followed here
+ * (so every hop is recorded and goes through the host limiter), retries with backoff honouring
+ * Retry-After, timeouts covering connect, headers and body, and a cap on decoded body size.
  *
- * Content decoding is done here rather than by axios (`decompress: false`): axios hides the raw
- * socket stream behind its decoder, and wireBytes() must count the bytes before decoding.
+ * Content decoding is done here, on the raw response stream, so wireBytes() counts the bytes
+ * before decoding.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -13,7 +13,6 @@ import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
-import axios, { type AxiosInstance } from 'axios';
 import type { RedirectHop } from '../../../shared/model.js';
 import { HostLimiter } from './host-limiter.js';
 import { parseRetryAfter } from './retry-after.js';
@@ -141,17 +140,21 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
 
   const httpAgent = withConnectTimeout(new http.Agent({ keepAlive: true }), options.connectTimeoutMs, 'connect');
   const httpsAgent = withConnectTimeout(new https.Agent({ keepAlive: true }), options.connectTimeoutMs, 'secureConnect');
-  const client: AxiosInstance = axios.create({
-    adapter: 'http',
-    responseType: 'stream',
-    decompress: false,
-    maxRedirects: 0,
-    validateStatus: () => true,
-    // Deterministic routing: environment proxies are not applied to the crawl.
-    proxy: false,
-    httpAgent,
-    httpsAgent,
-  });
+  /**
+   * Sends a GET and resolves with the response once its headers are in. Environment proxies are
+   * not applied (deterministic routing); redirects are followed by the caller, hop by hop.
+   */
+  function request(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const tls = url.protocol === 'https:';
+      const req = (tls ? https : http).request(url, { method: 'GET', headers, agent: tls ? httpsAgent : httpAgent, signal });
+      let res: IncomingMessage | undefined;
+      // Before the headers, an error fails the request; after them, it fails the body being read.
+      req.on('error', (err) => (res ? res.destroy(err) : reject(err)));
+      req.once('response', (r: IncomingMessage) => resolve((res = r)));
+      req.end();
+    });
+  }
 
   const counters = { requests: 0, retries: 0 };
   /** Cancels everything pending (attempts in flight, backoff sleeps) on close(). */
@@ -217,13 +220,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
 
     let res: IncomingMessage;
     try {
-      const response = await client.request({
-        url: href,
-        method: 'GET',
-        signal: ac.signal,
-        headers: requestHeaders(options.userAgent, ctx.opts),
-      });
-      res = response.data as IncomingMessage;
+      res = await request(url, requestHeaders(options.userAgent, ctx.opts), ac.signal);
     } catch (err) {
       finish();
       throw toEngineError(err, href, ac.signal.reason);
@@ -648,7 +645,7 @@ function codeFor(nodeCode: string | undefined): string {
     case 'ESOCKETTIMEDOUT':
     case CONNECT_TIMEOUT:
       return 'TIMEOUT';
-    case 'ERR_CANCELED':
+    case 'ABORT_ERR':
       return 'ABORTED';
   }
   if (nodeCode?.startsWith('HPE_')) return 'PROTOCOL_ERROR';
