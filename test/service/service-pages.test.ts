@@ -15,7 +15,7 @@ import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { ServiceError } from '../../electron/service/errors.js';
 import { LINK_CSV_COLUMNS } from '../../electron/service/data/links-csv.js';
-import { startRealSite, type RealSite } from '../fixtures/real-site/site.js';
+import { SPECIAL, startRealSite, type RealSite } from '../fixtures/real-site/site.js';
 import { allRows, parseCsv, settled, tempDir } from './helpers.js';
 
 type Filter = Omit<UrlQuery, 'offset' | 'limit'>;
@@ -186,6 +186,60 @@ describe('page filters, sorts, links and page stats over a crawl of the realisti
     );
   });
 
+  it("lists the URLs without a click depth (the Overview's none bar), their complement, and refuses a range with it", async () => {
+    const stats = await service.getPageStats(id);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const urlOf = (i: number) => byId.get(i)!.url;
+    const none = query({ noClickDepth: true });
+    assert.equal(service.queryUrls(id, { offset: 0, limit: 0, noClickDepth: true }).total, stats.noClickDepth, "getPageStats' count");
+    assert.deepEqual(
+      none,
+      where((r) => r.clickDepth === undefined),
+    );
+    const paths = new Set(none.map((i) => pathOf(urlOf(i))));
+    for (const p of [SPECIAL.discontinuedProduct, SPECIAL.orphan404, SPECIAL.orphan200]) assert.ok(paths.has(p), `${p} is listed only: no link reaches it`);
+    assert.ok(!paths.has('/'), 'the start URL has click depth 0');
+    const some = query({ noClickDepth: false });
+    assert.deepEqual(some, query({ clickDepth: {} }), 'false: the URLs that have a click depth');
+    assert.equal(none.length + some.length, rows.length, 'together: every URL once');
+    assert.deepEqual(
+      query({ noClickDepth: false, clickDepth: { min: 1, max: 2 } }),
+      query({ clickDepth: { min: 1, max: 2 } }),
+      'false with a range: the range',
+    );
+    assert.deepEqual(
+      query({ noClickDepth: true, inSitemap: true }),
+      where((r) => r.clickDepth === undefined && r.inSitemaps.length > 0),
+      'with another filter by AND',
+    );
+    assert.deepEqual(
+      idsOf(service, id, { noClickDepth: true, sort: { key: 'url', dir: 'desc' } }),
+      [...none].sort((a, b) => (urlOf(a) < urlOf(b) ? 1 : -1)),
+      'sorted',
+    );
+    for (const clickDepth of [{ min: 1 }, {}]) {
+      assert.throws(
+        () => service.queryUrls(id, { offset: 0, limit: 10, noClickDepth: true, clickDepth }),
+        (e: unknown) => e instanceof ServiceError && e.code === 'BAD_QUERY' && /noClickDepth.*clickDepth.*never both match/.test(e.message),
+        JSON.stringify(clickDepth),
+      );
+    }
+    // The CSV of the filtered view holds the same URLs.
+    const file = await text((out) => service.exportCsv(id, out, { noClickDepth: true }));
+    assert.equal(file.rows, none.length);
+    assert.deepEqual(
+      file.csv
+        .slice(1)
+        .filter((l) => l.length > 1)
+        .map((l) => l[0]),
+      none.map(urlOf),
+    );
+    await assert.rejects(
+      () => service.exportCsv(id, new Writable({ write: (_c, _e, cb) => cb() }), { noClickDepth: true, clickDepth: { max: 3 } }),
+      (e: unknown) => e instanceof ServiceError && e.code === 'BAD_QUERY',
+    );
+  });
+
   it('combines the page filters with each other and with the older ones by AND', () => {
     const cases: [Filter, (r: UrlRow) => boolean][] = [
       [
@@ -330,6 +384,9 @@ describe('a crawl that fetches no page', () => {
       const stats = await service.getPageStats(id);
       assert.deepEqual(stats.clickDepth, []);
       assert.equal(stats.noClickDepth, n);
+      // No link followed: no URL is reached by links, so every URL has no click depth (as counted).
+      assert.equal(service.queryUrls(id, { offset: 0, limit: 0, noClickDepth: true }).total, n, 'no click depth: every URL');
+      assert.equal(service.queryUrls(id, { offset: 0, limit: 0, noClickDepth: false }).total, 0, 'a click depth: none');
       const links = await text((out) => service.exportLinks(id, out));
       assert.equal(links.rows, 0);
       assert.deepEqual(links.csv, [[...LINK_CSV_COLUMNS]], 'the header alone');

@@ -195,6 +195,26 @@ test('click depth and inlinks ranges are inclusive, open at either end; no click
   }
 });
 
+test('no click depth: the URLs no chain of links reaches, or those it reaches; never with a range', () => {
+  const views = pages();
+  assert.deepEqual(ids(views, { noClickDepth: true }), [5, 7], 'the sitemap-only and the queued URL');
+  assert.deepEqual(ids(views, { noClickDepth: false }), [0, 1, 2, 3, 4, 6]);
+  assert.deepEqual(ids(views, { noClickDepth: false, clickDepth: { min: 2 } }), [2, 4, 6], 'false with a range: the range');
+  assert.deepEqual(ids(views, { noClickDepth: true, statuses: [301] }), [5], 'with the other filters by AND');
+  assert.deepEqual(ids(views, { noClickDepth: true, sort: { key: 'id', dir: 'desc' } }), [7, 5], 'a filter, not the plain view');
+  for (const clickDepth of [{ min: 0 }, { max: 3 }, {}]) {
+    assert.throws(
+      () => ids(views, { noClickDepth: true, clickDepth }),
+      (e: unknown) => e instanceof ServiceError && e.code === 'BAD_QUERY' && /never both match: give one of them/.test(e.message),
+      JSON.stringify(clickDepth),
+    );
+  }
+  // A crawl without link data (pages not fetched): no URL is reached by links, so every URL has none.
+  const bare = pages({ links: undefined, row: undefined });
+  assert.deepEqual(ids(bare, { noClickDepth: true }), [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(ids(bare, { noClickDepth: false }), []);
+});
+
 test('has / misses a meta description or an H1: fetched 2xx HTML pages only', () => {
   const views = pages();
   assert.deepEqual(ids(views, { metaDescription: 'has' }), [0, 2]);

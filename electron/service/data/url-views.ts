@@ -15,8 +15,10 @@
  * by inlinks descending shows the most linked pages first, not the pages that have no count.
  *
  * The page filters (indexability, click depth and inlinks ranges, has/misses a meta description or
- * an H1) read the same sources, never the journal. What the crawl cannot tell (a click depth when no
- * link was followed, an H1 of a page that was not fetched) matches nothing, in either sense.
+ * an H1) read the same sources, never the journal. What the crawl cannot tell (a click depth range
+ * when no link was followed, an H1 of a page that was not fetched) matches nothing, in either sense.
+ * "No click depth" is the one exception, as it is a fact and not a measure: a crawl that followed no
+ * link reached no URL by links, so every URL has none (as getPageStats counts them).
  */
 import {
   MAX_PAGE,
@@ -155,6 +157,7 @@ export class UrlViews {
       f.indexability,
       f.indexabilityReasons,
       f.clickDepth,
+      f.noClickDepth,
       f.inlinks,
       f.metaDescription,
       f.h1,
@@ -233,6 +236,19 @@ export class UrlViews {
         if (!v || (want !== undefined && v.indexability !== want)) return false;
         return !reasons || (v.indexability === 'non-indexable' && v.reason !== undefined && reasons.has(v.reason));
       });
+    }
+    if (f.noClickDepth === true && f.clickDepth !== undefined) {
+      throw new ServiceError(
+        'BAD_QUERY',
+        'noClickDepth (URLs without a click depth) and clickDepth (a click-depth range) can never both match: give one of them.',
+      );
+    }
+    if (f.noClickDepth !== undefined) {
+      // The same test as getPageStats' noClickDepth count: a crawl that followed no link (or has no
+      // link data) has no click depth for any URL, so every URL matches true and none false.
+      const links = this.ctx.links;
+      const none = f.noClickDepth;
+      tests.push((id) => (links?.clickDepth(id) === undefined) === none);
     }
     if (f.clickDepth !== undefined) {
       const links = this.ctx.links;
@@ -503,6 +519,7 @@ function isPlain(f: ViewFilter): boolean {
     f.indexability === undefined &&
     f.indexabilityReasons === undefined &&
     f.clickDepth === undefined &&
+    f.noClickDepth === undefined &&
     f.inlinks === undefined &&
     f.metaDescription === undefined &&
     f.h1 === undefined &&
