@@ -137,6 +137,16 @@ test("export takes the URL table's filters", () => {
   );
   assert.deepEqual(filterOf(['export', 'abc', '--out', 'f.csv', '--click-depth', '3']), { clickDepth: { min: 3, max: 3 } });
   assert.deepEqual(filterOf(['export', 'abc', '--out', 'f.csv', '--inlinks', '10..']), { inlinks: { min: 10 } });
+  assert.deepEqual(filterOf(['export', 'abc', '--out', 'f.csv', '--click-depth', 'none']), { noClickDepth: true }, 'none: the URLs without a click depth');
+  assert.deepEqual(filterOf(['export', 'abc', '--out', 'f.csv', '--click-depth', ' None ', '--status', '200']), { statuses: [200], noClickDepth: true });
+});
+
+test('the help says --click-depth takes none', () => {
+  const at = USAGE.indexOf('  --click-depth N|MIN..MAX|none');
+  assert.ok(at >= 0, USAGE);
+  const lines = USAGE.slice(at).split('\n').slice(0, 3);
+  assert.match(lines.join(' ').replace(/\s+/g, ' '), /none: the URLs without one \(no chain of links from the start URL reaches them\)/);
+  for (const line of lines) assert.ok(line.length <= 100, `a line over 100 characters: ${line}`);
 });
 
 test('bad arguments are refused with a message a person can act on', () => {
@@ -168,6 +178,12 @@ test('bad arguments are refused with a message a person can act on', () => {
     [['export', 'abc', '--out', 'f.csv', '--reason', 'noindex,lazy'], /--reason "lazy" is not a reason.*canonicalised/],
     [['export', 'abc', '--out', 'f.csv', '--click-depth', '5..2'], /--click-depth: 5 is above 2/],
     [['export', 'abc', '--out', 'f.csv', '--click-depth', '..'], /--click-depth takes N, MIN..MAX/],
+    [
+      ['export', 'abc', '--out', 'f.csv', '--click-depth', 'nowhere'],
+      /--click-depth takes N, MIN..MAX, MIN.. or ..MAX in whole numbers, or none \(the URLs without a click depth\) \(got "nowhere"\)/,
+    ],
+    [['export', 'abc', '--out', 'f.csv', '--inlinks', 'none'], /--inlinks takes N, MIN..MAX, MIN.. or ..MAX in whole numbers \(got "none"\)/],
+    [['https://site.test/', '--click-depth', 'none'], /--click-depth none: URL filters belong to the export of URLs/],
     [['export', 'abc', '--out', 'f.csv', '--inlinks', 'many'], /--inlinks takes N, MIN..MAX/],
     [['export', 'abc', '--out', 'f.csv', '--h1', 'yes'], /--h1 must be has or missing/],
     [['export', 'abc', '--out', 'f.csv', '--links', '--h1', 'has'], /--h1: URL filters belong to the export of URLs.*not to --links/],

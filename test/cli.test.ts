@@ -119,7 +119,7 @@ describe('CLI', () => {
           .sort(),
       );
 
-      // The URL export takes the table's filters: exact status, click depth and inlinks ranges.
+      // The URL export takes the table's filters: exact status, click depth (or none) and inlinks ranges.
       const filtered = async (...flags: string[]) => {
         const f = `f${flags.join('').replace(/\W/g, '')}.csv`;
         const r = await run('export', id, '--out', join(dir, f), ...flags);
@@ -144,6 +144,14 @@ describe('CLI', () => {
         depth1,
         urlsWhere((l) => l[col('click_depth')] === '1'),
       );
+      // none: the URLs without a click depth (this crawl reaches every URL by links, so none; the
+      // service's tests run it on a site with sitemap-only URLs); with `0..`, every URL once.
+      const noDepth = await filtered('--click-depth', 'none');
+      assert.deepEqual(
+        noDepth,
+        urlsWhere((l) => l[col('click_depth')] === ''),
+      );
+      assert.equal(noDepth.length + (await filtered('--click-depth', '0..')).length, rows.length - 1);
       assert.deepEqual(
         await filtered('--inlinks', '2..', '--click-depth', '..1'),
         urlsWhere((l) => Number(l[col('inlinks')]) >= 2 && l[col('click_depth')] !== '' && Number(l[col('click_depth')]) <= 1),

@@ -93,7 +93,9 @@ URL filters of export (those of the URL table; given together, a URL must match 
   --indexability indexable|non-indexable
   --reason R[,R…]             non-indexable for one of these reasons:
 ${wrapList(IndexabilityReasonSchema.options, ', ', 100, ' '.repeat(30))}
-  --click-depth N|MIN..MAX    click depth in a range (MIN.. or ..MAX: open at one end)
+  --click-depth N|MIN..MAX|none
+                              click depth in a range (MIN.. or ..MAX: open at one end); none: the
+                              URLs without one (no chain of links from the start URL reaches them)
   --inlinks N|MIN..MAX        inlinks (every link to the URL) in a range
   --meta-description has|missing
   --h1 has|missing            fetched 2xx HTML pages with, or without, a non-empty one
@@ -333,6 +335,7 @@ const FILTER_FLAGS: Record<string, string> = {
   indexability: '--indexability',
   indexabilityReasons: '--reason',
   clickDepth: '--click-depth',
+  noClickDepth: '--click-depth none',
   inlinks: '--inlinks',
   metaDescription: '--meta-description',
   h1: '--h1',
@@ -359,7 +362,11 @@ function urlFilter(v: Record<string, string | boolean | string[] | undefined>): 
       return r as IndexabilityReason;
     });
   }
-  if (str('click-depth') !== undefined) f.clickDepth = range(str('click-depth')!, '--click-depth');
+  const depth = str('click-depth');
+  if (depth !== undefined) {
+    if (depth.trim().toLowerCase() === 'none') f.noClickDepth = true;
+    else f.clickDepth = range(depth, '--click-depth', 'none (the URLs without a click depth)');
+  }
   if (str('inlinks') !== undefined) f.inlinks = range(str('inlinks')!, '--inlinks');
   for (const [flag, key] of [
     ['meta-description', 'metaDescription'],
@@ -380,11 +387,12 @@ function list(value: string, flag: string): string[] {
   return items;
 }
 
-/** `N` (exactly N), `MIN..MAX`, `MIN..` or `..MAX`: whole numbers, MIN ≤ MAX. */
-function range(value: string, flag: string): Range {
+/** `N` (exactly N), `MIN..MAX`, `MIN..` or `..MAX`: whole numbers, MIN ≤ MAX. `other`: another form the flag takes, for its error. */
+function range(value: string, flag: string, other?: string): Range {
   const t = value.trim();
   const m = /^(\d*)\.\.(\d*)$/.exec(t);
-  const usage = `${flag} takes N, MIN..MAX, MIN.. or ..MAX in whole numbers (got "${value}").`;
+  const forms = other ? `N, MIN..MAX, MIN.. or ..MAX in whole numbers, or ${other}` : 'N, MIN..MAX, MIN.. or ..MAX in whole numbers';
+  const usage = `${flag} takes ${forms} (got "${value}").`;
   if (!m) {
     if (!/^\d+$/.test(t)) throw new UsageError(usage);
     const n = int(t, flag, 0, 0xffff_ffff);
