@@ -502,10 +502,11 @@ export const UrlQuerySchema = strictObject({
   /** Click depth within [min, max], both inclusive and optional; a URL without a click depth never matches. */
   clickDepth: RangeSchema.optional(),
   /**
-   * true: only URLs without a click depth (no chain of links from the start URL reaches them: listed
-   * only by sitemaps, or linked only from unreached pages; in a crawl that followed no link, every
-   * URL), the URLs getPageStats counts as noClickDepth; false: only URLs with one. true with
-   * clickDepth is refused (BAD_QUERY): no URL could match both.
+   * true: only URLs without a click depth (no chain of followed links from the start URL reaches
+   * them: listed only by sitemaps, or linked only from unreached pages or through nofollow or
+   * off-site links; in a crawl that followed no link, every URL), the URLs getPageStats counts as
+   * noClickDepth; false: only URLs with one. true with clickDepth is refused (BAD_QUERY): no URL
+   * could match both.
    */
   noClickDepth: boolean().optional(),
   /** Inlinks (`inlinks`, every link) within [min, max]. */
