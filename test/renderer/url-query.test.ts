@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  depthDrill,
   describeFilter,
   drillDown,
   emptyFilter,
@@ -10,6 +11,7 @@ import {
   indexabilityDrill,
   isFiltered,
   nextSort,
+  pageFilterCount,
   pageQuery,
   parseRange,
   parseStatusCodes,
@@ -246,6 +248,49 @@ test('the Overview drills into one indexability reason, in place of every other 
   const r = indexabilityDrill(f, 'canonicalised');
   assert.deepEqual(filterToQuery(r), { sort: { key: 'url', dir: 'desc' }, indexability: 'non-indexable', indexabilityReasons: ['canonicalised'] });
   assert.deepEqual(filterToQuery(indexabilityDrill(f, 'indexable')), { sort: { key: 'url', dir: 'desc' }, indexability: 'indexable' });
+});
+
+test('no click depth: its query key, chip, words and count; a range never goes with it', () => {
+  assert.equal(emptyFilter().noClickDepth, false);
+  assert.deepEqual(filterToQuery(emptyFilter()), {}, 'off: no key at all');
+  const none: UrlFilter = { ...emptyFilter(), noClickDepth: true };
+  assert.deepEqual(filterToQuery(none), { noClickDepth: true });
+  assert.deepEqual(pageQuery(none, 0, 50), { offset: 0, limit: 50, noClickDepth: true });
+  assert.deepEqual(filterToQuery({ ...none, clickDepth: { min: 2 } }), { noClickDepth: true }, 'never both (the service refuses the pair)');
+  assert.equal(isFiltered(none), true);
+  assert.notEqual(filterKey(none), filterKey(emptyFilter()));
+  assert.notEqual(filterKey(none), filterKey({ ...emptyFilter(), clickDepth: { min: 0 } }));
+  assert.equal(pageFilterCount(emptyFilter()), 0);
+  assert.equal(pageFilterCount(none), 1);
+  assert.equal(pageFilterCount({ ...none, h1: 'missing' }), 2);
+  assert.equal(pageFilterCount({ ...emptyFilter(), clickDepth: { max: 1 } }), 1);
+
+  const f: UrlFilter = { ...none, inSitemap: 'yes', h1: 'missing' };
+  const chips = filterChips(f);
+  assert.deepEqual(
+    chips.map((c) => `${c.label}: ${c.value}`),
+    ['In sitemap: Yes', 'Click depth: none', 'H1: Missing'],
+  );
+  assert.match(chips.find((c) => c.kind === 'clickDepth')!.title, /no chain of links from the start URL reaches them/);
+  const removed = removeChip(f, 'clickDepth');
+  assert.equal(removed.noClickDepth, false);
+  assert.equal(removed.clickDepth, null);
+  assert.deepEqual(filterToQuery(removed), { inSitemap: true, h1: 'missing' }, 'the others stay');
+  assert.equal(describeFilter(f), 'in a sitemap · no click depth · missing an H1');
+  assert.equal(describeFilter(none), 'no click depth');
+});
+
+test("the Overview's click-depth bars drill into one depth or into none, in place of every other filter", () => {
+  const f: UrlFilter = { ...emptyFilter(), states: ['error'], h1: 'has', noClickDepth: true, sort: { key: 'url', dir: 'desc' } };
+  assert.deepEqual(filterToQuery(depthDrill(f, 2)), { sort: { key: 'url', dir: 'desc' }, clickDepth: { min: 2, max: 2 } }, 'a depth replaces none');
+  const none = depthDrill({ ...emptyFilter(), clickDepth: { min: 1, max: 1 }, inlinks: { min: 3 } }, null);
+  assert.deepEqual(filterToQuery(none), { noClickDepth: true }, 'none replaces a depth and the rest');
+  assert.equal(none.clickDepth, null);
+  assert.deepEqual(
+    filterChips(depthDrill(f, null)).map((c) => `${c.label}: ${c.value}`),
+    ['Click depth: none'],
+  );
+  assert.deepEqual(filterChips(depthDrill(f, 0))[0]!.value, '0');
 });
 
 test('ranges read as typed: open ends, bounds in order, errors that say which end', () => {

@@ -40,6 +40,8 @@ export interface UrlFilter {
   indexabilityReasons: IndexabilityReason[];
   /** Click depth within the range (a URL without one never matches); null: no filter. */
   clickDepth: Range | null;
+  /** Only the URLs without a click depth (no chain of links reaches them); the range is then null. */
+  noClickDepth: boolean;
   /** Inlinks (every link) within the range; null: no filter. */
   inlinks: Range | null;
   metaDescription: HasMissing;
@@ -71,6 +73,7 @@ export function emptyFilter(): UrlFilter {
     indexability: null,
     indexabilityReasons: [],
     clickDepth: null,
+    noClickDepth: false,
     inlinks: null,
     metaDescription: 'any',
     h1: 'any',
@@ -103,8 +106,10 @@ export function filterToQuery(f: UrlFilter): Omit<UrlQuery, 'offset' | 'limit'> 
     q.indexability = 'non-indexable';
     q.indexabilityReasons = [...f.indexabilityReasons];
   } else if (f.indexability) q.indexability = f.indexability;
+  // "No click depth" and a range never both match (the service refuses the pair): none wins.
   const depth = rangeOf(f.clickDepth);
-  if (depth) q.clickDepth = depth;
+  if (f.noClickDepth) q.noClickDepth = true;
+  else if (depth) q.clickDepth = depth;
   const inlinks = rangeOf(f.inlinks);
   if (inlinks) q.inlinks = inlinks;
   if (f.metaDescription !== 'any') q.metaDescription = f.metaDescription;
@@ -168,6 +173,17 @@ function indexabilityText(f: UrlFilter): string | null {
   return f.indexability ? INDEXABILITY_LABEL[f.indexability] : null;
 }
 
+/** How many page-data filters are applied (for the Page data button): "no click depth" is the click-depth one. */
+export function pageFilterCount(f: UrlFilter): number {
+  return (
+    (f.indexability || f.indexabilityReasons.length ? 1 : 0) +
+    (f.clickDepth || f.noClickDepth ? 1 : 0) +
+    (f.inlinks ? 1 : 0) +
+    (f.metaDescription !== 'any' ? 1 : 0) +
+    (f.h1 !== 'any' ? 1 : 0)
+  );
+}
+
 /** A page of the filtered table. */
 export function pageQuery(f: UrlFilter, offset: number, limit: number): UrlQuery {
   return { offset, limit, ...filterToQuery(f) };
@@ -208,7 +224,8 @@ export function describeFilter(f: UrlFilter): string {
   const idx = indexabilityText(f);
   if (idx) parts.push(idx.toLowerCase());
   const depth = rangeText(f.clickDepth);
-  if (depth) parts.push(`click depth ${depth}`);
+  if (f.noClickDepth) parts.push('no click depth');
+  else if (depth) parts.push(`click depth ${depth}`);
   const inlinks = rangeText(f.inlinks);
   if (inlinks) parts.push(`inlinks ${inlinks}`);
   if (f.metaDescription !== 'any') parts.push(f.metaDescription === 'has' ? 'with a meta description' : 'missing a meta description');
@@ -310,7 +327,15 @@ export function filterChips(f: UrlFilter): FilterChip[] {
     chips.push({ kind: 'indexability', label: 'Indexability', value: idx, title });
   }
   const depth = rangeText(f.clickDepth);
-  if (depth) chips.push({ kind: 'clickDepth', label: 'Click depth', value: depth, title: `Click depth ${depth} (URLs without a click depth are left out)` });
+  if (f.noClickDepth)
+    chips.push({
+      kind: 'clickDepth',
+      label: 'Click depth',
+      value: 'none',
+      title: 'URLs without a click depth: no chain of links from the start URL reaches them',
+    });
+  else if (depth)
+    chips.push({ kind: 'clickDepth', label: 'Click depth', value: depth, title: `Click depth ${depth} (URLs without a click depth are left out)` });
   const inlinks = rangeText(f.inlinks);
   if (inlinks) chips.push({ kind: 'inlinks', label: 'Inlinks', value: inlinks, title: `${inlinks} links from crawled pages point to it` });
   if (f.metaDescription !== 'any') {
@@ -367,7 +392,7 @@ export function removeChip(f: UrlFilter, kind: FilterChip['kind']): UrlFilter {
     case 'indexability':
       return { ...f, indexability: null, indexabilityReasons: [] };
     case 'clickDepth':
-      return { ...f, clickDepth: null };
+      return { ...f, clickDepth: null, noClickDepth: false };
     case 'inlinks':
       return { ...f, inlinks: null };
     case 'metaDescription':
@@ -404,4 +429,13 @@ export function indexabilityDrill(f: UrlFilter, to: Indexability | IndexabilityR
   const base = { ...emptyFilter(), sort: f.sort };
   if (to === 'indexable' || to === 'non-indexable') return { ...base, indexability: to };
   return { ...base, indexability: 'non-indexable', indexabilityReasons: [to] };
+}
+
+/**
+ * The Overview's click-depth chart: the table narrowed to the URLs at one depth, or to those without
+ * one (`null`, the "none" bar), every other filter cleared so the count matches the bar's; the sort stays.
+ */
+export function depthDrill(f: UrlFilter, depth: number | null): UrlFilter {
+  const base = { ...emptyFilter(), sort: f.sort };
+  return depth === null ? { ...base, noClickDepth: true } : { ...base, clickDepth: { min: depth, max: depth } };
 }
