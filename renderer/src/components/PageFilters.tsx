@@ -1,28 +1,17 @@
 /**
  * The page-data filters in one popover beside the others: indexability (and why not), click depth
- * and inlinks ranges, and whether a page has a meta description and an H1. Choices apply at once;
- * the ranges on Apply or Enter, with an error that says which end is wrong. The chip row names what
- * is applied.
+ * and inlinks ranges (or no click depth at all: the URLs no chain of links reaches), and whether a
+ * page has a meta description and an H1. Choices apply at once; the ranges on Apply or Enter, with
+ * an error that says which end is wrong. The chip row names what is applied.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { usePopover } from '../hooks/usePopover.js';
 import type { Indexability, IndexabilityReason, Range } from '../../../shared/model.js';
 import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
-import { ALL_INDEXABILITY_REASONS, parseRange, type HasMissing, type UrlFilter } from '../logic/url-query.js';
+import { ALL_INDEXABILITY_REASONS, pageFilterCount, parseRange, type HasMissing, type UrlFilter } from '../logic/url-query.js';
 import { Icon } from './Icon.js';
 
-type PagePatch = Partial<Pick<UrlFilter, 'indexability' | 'indexabilityReasons' | 'clickDepth' | 'inlinks' | 'metaDescription' | 'h1'>>;
-
-/** How many page filters are applied (for the button). */
-export function pageFilterCount(f: UrlFilter): number {
-  return (
-    (f.indexability || f.indexabilityReasons.length ? 1 : 0) +
-    (f.clickDepth ? 1 : 0) +
-    (f.inlinks ? 1 : 0) +
-    (f.metaDescription !== 'any' ? 1 : 0) +
-    (f.h1 !== 'any' ? 1 : 0)
-  );
-}
+type PagePatch = Partial<Pick<UrlFilter, 'indexability' | 'indexabilityReasons' | 'clickDepth' | 'noClickDepth' | 'inlinks' | 'metaDescription' | 'h1'>>;
 
 export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(patch: PagePatch): void }) {
   const { open, setOpen, ref } = usePopover();
@@ -84,11 +73,25 @@ export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(
           )}
           <RangeField
             label="Click depth"
-            hint="URLs without a click depth never match."
+            hint="URLs without a click depth never match a range."
             value={filter.clickDepth}
-            onApply={(clickDepth) => onChange({ clickDepth })}
+            // A range replaces "no click depth" (the two never both match); an empty one leaves it.
+            onApply={(clickDepth) => onChange(clickDepth ? { clickDepth, noClickDepth: false } : { clickDepth })}
             testId="filter-clickdepth"
-          />
+          >
+            <label
+              className="menu-check no-depth-check"
+              title="Listed only by sitemaps, or linked only from unreached pages or through nofollow or off-site links"
+            >
+              <input
+                type="checkbox"
+                checked={filter.noClickDepth}
+                onChange={(e) => onChange(e.target.checked ? { noClickDepth: true, clickDepth: null } : { noClickDepth: false })}
+                data-testid="filter-noclickdepth"
+              />
+              <span>No click depth (no chain of links reaches them)</span>
+            </label>
+          </RangeField>
           <RangeField
             label="Inlinks"
             hint="Links from crawled pages, each one counted."
@@ -109,7 +112,17 @@ export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(
               type="button"
               className="link-btn"
               disabled={n === 0}
-              onClick={() => onChange({ indexability: null, indexabilityReasons: [], clickDepth: null, inlinks: null, metaDescription: 'any', h1: 'any' })}
+              onClick={() =>
+                onChange({
+                  indexability: null,
+                  indexabilityReasons: [],
+                  clickDepth: null,
+                  noClickDepth: false,
+                  inlinks: null,
+                  metaDescription: 'any',
+                  h1: 'any',
+                })
+              }
             >
               Clear these
             </button>
@@ -120,19 +133,21 @@ export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(
   );
 }
 
-/** Min and max fields; an empty end stays open. Applied on Enter or Apply; a bad value says why. */
+/** Min and max fields; an empty end stays open. Applied on Enter or Apply; a bad value says why. `children`: more choices under the hint. */
 function RangeField({
   label,
   hint,
   value,
   onApply,
   testId,
+  children,
 }: {
   label: string;
   hint: string;
   value: Range | null;
   onApply(r: Range | null): void;
   testId: string;
+  children?: ReactNode;
 }) {
   const shownMin = value?.min === undefined ? '' : String(value.min);
   const shownMax = value?.max === undefined ? '' : String(value.max);
@@ -189,6 +204,7 @@ function RangeField({
       <div className={`status-codes-note ${error ? 'text-error' : 'muted'}`} role={error ? 'alert' : undefined}>
         {error ?? hint}
       </div>
+      {children}
     </>
   );
 }
