@@ -158,7 +158,8 @@ const DEPTH_PAD = { left: 44, right: 8, top: 16, bottom: 34 };
  * URLs per click depth as vertical bars (the URLs without one apart, greyed, at the right), each
  * depth's bar clickable; counts above the bars when they fit, axis labels thinned to fit.
  */
-export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthBar[]; width: number; height?: number; onPick?(depth: number): void }) {
+/** `onPick`: a bar was clicked (its depth, or null for "none": the URLs without a click depth). */
+export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthBar[]; width: number; height?: number; onPick?(depth: number | null): void }) {
   const box = { width: Math.max(10, width - DEPTH_PAD.left - DEPTH_PAD.right), height: height - DEPTH_PAD.top - DEPTH_PAD.bottom };
   const yMax = niceCeil(Math.max(1, ...bars.map((b) => b.value)));
   const yTicks = ticks(yMax, 4);
@@ -189,18 +190,19 @@ export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthB
           const x = (i + (b.depth === null ? 0.5 : 0)) * slot + (slot - barW) / 2;
           const h = b.value > 0 ? Math.max(2, (b.value / yMax) * box.height) : 0;
           const cx = x + barW / 2;
-          const clickable = b.depth !== null && b.value > 0 && !!onPick;
+          const clickable = b.value > 0 && !!onPick;
+          const urls = `${formatCount(b.value)} ${b.value === 1 ? 'URL' : 'URLs'}`;
           const tip =
-            b.depth === null
-              ? `${formatCount(b.value)} URLs with no click depth: no chain of links from the start URL reaches them`
-              : `Click depth ${b.depth}: ${formatCount(b.value)} ${b.value === 1 ? 'URL' : 'URLs'}${clickable ? ' (click to list them)' : ''}`;
+            (b.depth === null
+              ? `No click depth: ${urls} that no chain of followed links from the start URL reaches (listed only by sitemaps, or linked only from unreached pages or through nofollow or off-site links)`
+              : `Click depth ${b.depth}: ${urls}`) + (clickable ? ' (click to list them)' : '');
           return (
             <g
               key={b.label}
               className={`depth-bar${b.depth === null ? ' depth-none' : ''}${clickable ? ' clickable' : ''}`}
               data-depth={b.depth ?? 'none'}
               data-value={b.value}
-              onClick={clickable ? () => onPick!(b.depth!) : undefined}
+              onClick={clickable ? () => onPick!(b.depth) : undefined}
               role={clickable ? 'button' : undefined}
               aria-label={tip}
             >

@@ -9,7 +9,7 @@ import { formatCount, formatDuration, formatPercent, formatRate } from '../logic
 import { etaSeconds, fetchProgress, sitemapProgress } from '../logic/progress.js';
 import { depthBars } from '../logic/chart.js';
 import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
-import { emptyFilter, indexabilityDrill } from '../logic/url-query.js';
+import { depthDrill, emptyFilter, indexabilityDrill } from '../logic/url-query.js';
 import { getApi, openCompare, setFilter, setTab, useApp } from '../store/app-store.js';
 import { displayName } from '../logic/crawls.js';
 
@@ -302,8 +302,9 @@ function PageStatsCards({ crawl }: { crawl: CrawlSummary }) {
     setFilter(crawl.id, () => indexabilityDrill(filter, to));
     setTab('urls');
   };
-  const pickDepth = (d: number) => {
-    setFilter(crawl.id, (f) => ({ ...emptyFilter(), sort: f.sort, clickDepth: { min: d, max: d } }));
+  // A depth's bar lists its URLs; the "none" bar (null) those without a click depth.
+  const pickDepth = (d: number | null) => {
+    setFilter(crawl.id, (f) => depthDrill(f, d));
     setTab('urls');
   };
   const nonIndexable = stats ? stats.nonIndexable.reduce((a, r) => a + r.count, 0) : 0;
