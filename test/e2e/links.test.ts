@@ -4,7 +4,8 @@
  * chosen and show what the rows hold ("none" for a URL no link reaches); the Page data filter narrows
  * the table to the planted noindex pages; a page finding exports as CSV; a broken URL's inlinks are
  * listed, open the linking page, and export as CSV; the Overview's indexability card and click-depth
- * chart match the service's figures. Screenshots of each view (copied to $SHOTS_DIR when set).
+ * chart match the service's figures. "No click depth" (the checkbox, the chart's "none" bar) lists the
+ * URLs no chain of links reaches. Screenshots of each view (copied to $SHOTS_DIR when set).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -160,6 +161,28 @@ test('the link columns are chosen, sort, and show what the rows hold; no click d
   const depthsShown = await page.locator(`${table} .vrow .vcell[data-col=clickDepth]`).allInnerTexts();
   assert.ok(depthsShown.length > 0 && depthsShown.every((d) => d === '1' || d === '2'), depthsShown.join(' '));
   await shot('links-table-columns');
+
+  // "No click depth" in place of the range: the URLs no chain of links reaches, as the service says.
+  await page.click('[data-testid=filter-page]');
+  await page.check('[data-testid=filter-noclickdepth]');
+  const unreached = allRows.filter((r) => r.clickDepth === undefined).length;
+  assert.ok(unreached > 0, 'the site has URLs listed only by sitemaps');
+  await waitFor(`${unreached} URLs without a click depth`, async () => (await urlTotal(page)) === unreached, 10_000);
+  assert.equal(await page.inputValue('[data-testid=filter-clickdepth-min]'), '', 'checking it clears the range');
+  assert.equal(await page.inputValue('[data-testid=filter-clickdepth-max]'), '');
+  assert.equal((await page.locator('[data-testid=chip-clickDepth]').innerText()).replace(/\s+/g, ' ').trim(), 'Click depth: none');
+  assert.match(await page.innerText('[data-testid=filter-page]'), /Page data:\s*1 filter/);
+  await shot('links-page-filters-no-depth');
+  await waitFor('the rows', async () => (await page.locator(`${table} .vrow.placeholder`).count()) === 0, 10_000);
+  const noneShown = await page.locator(`${table} .vrow .vcell[data-col=clickDepth]`).allInnerTexts();
+  assert.ok(noneShown.length > 0 && noneShown.every((d) => d === 'none'), noneShown.join(' '));
+  // A range unchecks it again.
+  await page.fill('[data-testid=filter-clickdepth-max]', '0');
+  await page.click('[data-testid=filter-clickdepth-apply]');
+  await waitFor('the start URL alone at depth 0', async () => (await urlTotal(page)) === 1, 10_000);
+  assert.equal(await page.isChecked('[data-testid=filter-noclickdepth]'), false, 'a range unchecks it');
+  await page.keyboard.press('Escape');
+  assert.equal((await page.locator('[data-testid=chip-clickDepth]').innerText()).replace(/\s+/g, ' ').trim(), 'Click depth: at most 0');
   await page.click('[data-testid=clear-filters]');
 });
 
@@ -339,6 +362,17 @@ test('the Overview: indexability by reason and the click-depth chart, each click
   await page.locator('[data-testid=depth-card] .depth-bar[data-depth="1"]').click();
   await waitFor('the URLs at click depth 1', async () => (await urlTotal(page)) === depths.get(1), 10_000);
   assert.equal((await page.locator('[data-testid=chip-clickDepth]').innerText()).replace(/\s+/g, ' ').trim(), 'Click depth: 1');
+  // The "none" bar lists the URLs without a click depth, in place of the depth.
+  const unreached = all.filter((r) => r.clickDepth === undefined).length;
+  await page.click('[data-tab=overview]');
+  const noneBar = page.locator('[data-testid=depth-card] .depth-bar[data-depth="none"]');
+  assert.equal(await noneBar.getAttribute('data-value'), String(unreached), 'the none bar counts them');
+  assert.equal(await noneBar.getAttribute('role'), 'button', 'and is clickable');
+  assert.match((await noneBar.locator('title').textContent()) ?? '', /No click depth: .* \(click to list them\)$/);
+  await noneBar.click();
+  await waitFor('the URLs without a click depth', async () => (await urlTotal(page)) === unreached, 10_000);
+  assert.equal((await page.locator('[data-testid=chip-clickDepth]').innerText()).replace(/\s+/g, ' ').trim(), 'Click depth: none');
+  assert.equal(await page.locator('[data-testid=filter-chips] .chip').count(), 1, 'the depth 1 filter is gone');
   await page.click('[data-testid=clear-filters]');
   assert.deepEqual(problems, [], 'no page errors or CSP violations');
 });

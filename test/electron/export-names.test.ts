@@ -23,6 +23,7 @@ describe('export file names', () => {
     );
     assert.equal(exportFileName('Shop', { statuses: [404] }, DAY), 'Shop-filtered-2024-05-07.csv');
     assert.equal(exportFileName('Shop', { search: 'blog' }, DAY), 'Shop-filtered-2024-05-07.csv');
+    assert.equal(exportFileName('Shop', { noClickDepth: true }, DAY), 'Shop-filtered-2024-05-07.csv', 'the URLs without a click depth are part of them');
     assert.equal(exportFileName('Shop', { search: undefined }, DAY), 'Shop-urls-2024-05-07.csv', 'a key left undefined narrows nothing');
   });
 
