@@ -150,6 +150,8 @@ export interface FetchOptions {
   readPrefix?: boolean;
   /** Recrawl: a conditional request (If-None-Match / If-Modified-Since); a 304 is then the answer. */
   conditional?: Validators;
+  /** 'HEAD': the headers only (where the start URL redirects to). Default 'GET'. */
+  method?: 'GET' | 'HEAD';
 }
 
 /**
@@ -403,6 +405,14 @@ export interface CrawlerCheckpoint {
   robots: Record<string, { status?: number; body?: string; outcome: 'parsed' | 'allow-all' | 'disallow-all' }>;
   /** Whether start-up discovery (robots.txt, default sitemap locations, start URL) is done. */
   seeded: boolean;
+  /** Where the start URL's redirects led, when they left its origin (absent: the start URL is the site). */
+  site?: CrawlSite;
+}
+
+/** The site a crawl's start URL redirects to: its URL (the chain's end) and every host of the chain. */
+export interface CrawlSite {
+  url: string;
+  hosts: string[];
 }
 
 // ---------------------------------------------------------------- recrawl (issue 23)

@@ -141,13 +141,13 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
   const httpAgent = withConnectTimeout(new http.Agent({ keepAlive: true }), options.connectTimeoutMs, 'connect');
   const httpsAgent = withConnectTimeout(new https.Agent({ keepAlive: true }), options.connectTimeoutMs, 'secureConnect');
   /**
-   * Sends a GET and resolves with the response once its headers are in. Environment proxies are
+   * Sends a GET (or HEAD) and resolves with the response once its headers are in. Environment proxies are
    * not applied (deterministic routing); redirects are followed by the caller, hop by hop.
    */
-  function request(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  function request(url: URL, method: 'GET' | 'HEAD', headers: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
     return new Promise((resolve, reject) => {
       const tls = url.protocol === 'https:';
-      const req = (tls ? https : http).request(url, { method: 'GET', headers, agent: tls ? httpsAgent : httpAgent, signal });
+      const req = (tls ? https : http).request(url, { method, headers, agent: tls ? httpsAgent : httpAgent, signal });
       let res: IncomingMessage | undefined;
       // Before the headers, an error fails the request; after them, it fails the body being read.
       req.on('error', (err) => (res ? res.destroy(err) : reject(err)));
@@ -220,7 +220,7 @@ export function createHttpFetcher(options: HttpFetcherOptions): HttpFetcherHandl
 
     let res: IncomingMessage;
     try {
-      res = await request(url, requestHeaders(options.userAgent, ctx.opts), ac.signal);
+      res = await request(url, ctx.opts.method ?? 'GET', requestHeaders(options.userAgent, ctx.opts), ac.signal);
     } catch (err) {
       finish();
       throw toEngineError(err, href, ac.signal.reason);
