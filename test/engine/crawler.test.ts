@@ -164,6 +164,8 @@ describe('Crawler against the full test site', () => {
       assert.equal(outcome, 'finished');
       const sitemapDocs = new Set(site.expected.sitemaps.map((s) => s.path));
       for (const entry of site.log) {
+        // The one HEAD: where the start URL redirects (it does not here), asked before robots.txt is read.
+        if (entry.method === 'HEAD' && entry.path === '/') continue;
         assert.ok(entry.path === '/robots.txt' || sitemapDocs.has(entry.path), `fetched in a listing run: ${entry.path}`);
       }
       const listed = [...rec.admitted.values()];

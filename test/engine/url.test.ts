@@ -12,7 +12,7 @@ import {
   tryUniqueKey,
 } from '../../electron/engine/frontier/url.js';
 import { EngineError } from '../../electron/engine/types.js';
-import { inScope, registrableDomain } from '../../electron/engine/frontier/scope.js';
+import { inScope, registrableDomain, scopeTest } from '../../electron/engine/frontier/scope.js';
 
 test('toUniqueKey folds scheme/host case, default port, fragment and dot segments', () => {
   assert.equal(toUniqueKey('HTTP://Example.COM:80/a/./b/../c#x'), 'http://example.com/a/c');
@@ -254,6 +254,19 @@ test('inScope by host, domain and any', () => {
   assert.equal(inScope('garbage', start, 'any'), false);
   assert.equal(inScope('http://127.0.0.1:9/x', 'http://127.0.0.1:8/', 'host'), true);
   assert.equal(inScope('http://127.0.0.2/x', 'http://127.0.0.1/', 'domain'), false);
+});
+
+test('scopeTest with the hosts a start URL redirects through', () => {
+  // http://example.com/ → https://www.example.com/: both hosts are the site's.
+  const host = scopeTest('http://example.com/', 'host', ['www.example.com']);
+  assert.equal(host('https://www.example.com/a'), true);
+  assert.equal(host('http://example.com/b'), true);
+  assert.equal(host('https://blog.example.com/'), false);
+  // example.com → example.co.uk: by domain, both domains and their subdomains.
+  const domain = scopeTest('https://example.com/', 'domain', ['www.example.co.uk']);
+  assert.equal(domain('https://shop.example.co.uk/x'), true);
+  assert.equal(domain('https://blog.example.com/x'), true);
+  assert.equal(domain('https://example.org/x'), false);
 });
 
 test('inSitemapScope applies the sitemaps.org location rule', () => {

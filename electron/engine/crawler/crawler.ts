@@ -7,6 +7,7 @@ import type { CrawlLogEntry, CrawlSettings, Problem, RequestSource, SitemapNode,
 import {
   EngineError,
   type CrawlerCheckpoint,
+  type CrawlSite,
   type CrawlerHooks,
   type CrawlerRunState,
   type Discovery,
@@ -67,6 +68,10 @@ export function isTerminalState(state: CrawlerRunState): state is 'finished' | '
   return state === 'finished' || state === 'stopped' || state === 'failed';
 }
 
+/** What a page fetch accepts. */
+const PAGE_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+/** The most redirects of the start URL followed to find the site it leads to (as the fetcher's default). */
+const MAX_START_HOPS = 10;
 /** Default sitemap locations tried when robots.txt announces none. */
 const DEFAULT_SITEMAP_PATHS = ['/sitemap.xml', '/sitemap_index.xml'];
 /** Robots Crawl-delay is honoured up to this many seconds (a larger one would stall a crawl for hours). */
@@ -107,6 +112,12 @@ export class Crawler {
   /** The uniqueKeys of the page being handled's links (null: unparsable), as admission found them; for onPageLinks. */
   private readonly pageKeys = new Map<string, string | null>();
   private scopeTestFn: ((url: string) => boolean) | undefined;
+  /**
+   * Where the start URL's redirects lead when they leave its origin (http://example.com/ →
+   * https://www.example.com/): the site crawled. Its robots.txt and sitemaps are read, and every host
+   * of the chain is in scope. Null: the start URL is the site. Kept in the checkpoint.
+   */
+  private site: CrawlSite | null;
   private readonly listUrls: (() => AsyncIterable<string>) | undefined;
   /** List mode: the list's host names ('host' scope) or registrable domains ('domain'), once read. */
   private listScope: Set<string> | null = null;
@@ -129,6 +140,7 @@ export class Crawler {
     this.fetcher = opts.fetcher ?? createHttpFetcher(fetcherOptionsFrom(opts.settings));
     this.filter = new UrlFilter(opts.settings);
     this.seeded = opts.checkpoint?.seeded ?? false;
+    this.site = siteFromCheckpoint(opts.checkpoint?.site);
     this.robotsSaved = { ...(opts.checkpoint?.robots ?? {}) };
     for (const [origin, saved] of Object.entries(this.robotsSaved)) {
       this.robots.set(origin, Promise.resolve(saved.outcome === 'allow-all' && !saved.body ? null : robotsFromCheckpoint(saved)));
@@ -187,7 +199,9 @@ export class Crawler {
    * (nodes changed since they were last reported are reported first: the journal has the tree).
    */
   checkpoint(): CrawlerCheckpoint {
-    return { sitemapList: this.list.checkpointState(), robots: { ...this.robotsSaved }, seeded: this.seeded };
+    const cp: CrawlerCheckpoint = { sitemapList: this.list.checkpointState(), robots: { ...this.robotsSaved }, seeded: this.seeded };
+    if (this.site) cp.site = this.site;
+    return cp;
   }
 
   /** Crawls until finished, paused or stopped. Call again after a pause to continue. */
@@ -311,6 +325,10 @@ export class Crawler {
       throw new EngineError('NO_START', 'Give a start URL or at least one sitemap URL.');
     }
 
+    if (start) await this.followStart(start);
+    // robots.txt and the usual sitemap locations of the site the start URL leads to.
+    const origin = this.site?.url ?? start;
+
     // Links only (!useSitemaps): robots.txt rules still apply (loaded lazily), its sitemaps are not read.
     if (s.useSitemaps) {
       // The parse worker loads while robots.txt is fetched.
@@ -318,15 +336,57 @@ export class Crawler {
       if (explicit.length > 0) {
         // Given sitemaps explicitly: robots.txt discovery is skipped (its rules still apply, fetched lazily).
         for (const url of explicit) this.list.addSitemap(url, { parentId: null });
-      } else if (start) {
-        const robotsNodeId = await this.seedFromRobots(start);
-        if (this.list.nodes().length === 0) await this.seedDefaultSitemaps(start, robotsNodeId);
+      } else if (origin) {
+        const robotsNodeId = await this.seedFromRobots(origin);
+        if (this.list.nodes().length === 0) await this.seedDefaultSitemaps(origin, robotsNodeId);
       }
     }
 
     if (start && s.fetchPages) {
       this.admit({ url: start, source: 'start', depth: 0 });
     }
+  }
+
+  /**
+   * Follows the start URL's redirects, hop by hop, before anything else is read. When they leave its
+   * origin, the crawl is of the site they lead to (this.site): a site typed as `example.com` that
+   * answers on `https://www.example.com/` is crawled there, its robots.txt and sitemaps read from
+   * there, and the audit checks its sitemaps against that origin. The probe asks with HEAD (no page
+   * is fetched twice, none in a listing run) and is not recorded: the start URL is then fetched as any
+   * URL, its redirect a row of its own. Stops at the first answer that is not a redirect (a server
+   * that refuses HEAD leaves the start URL the site, as it would be without the probe), a URL
+   * robots.txt disallows, a loop, a failure (reported by the start URL's own fetch) or MAX_START_HOPS.
+   */
+  private async followStart(start: string): Promise<void> {
+    const hosts = [hostOf(start)];
+    const seen = new Set([safeKey(start)]);
+    let url = start;
+    for (let hop = 0; hop < MAX_START_HOPS; hop++) {
+      if (!(await this.isAllowed(url))) break;
+      let res: FetchResponse;
+      try {
+        res = await this.fetcher.fetch(url, { method: 'HEAD', accept: PAGE_ACCEPT, followRedirects: false });
+      } catch {
+        break;
+      }
+      const location = res.status >= 300 && res.status < 400 ? res.headers.location : undefined;
+      await drain(res.body, res);
+      const next = location === undefined ? null : resolveUrl(location.trim(), url);
+      if (next === null || seen.has(safeKey(next))) break;
+      seen.add(safeKey(next));
+      url = next;
+      const host = hostOf(next);
+      if (!hosts.includes(host)) hosts.push(host);
+    }
+    if (originOf(url) === originOf(start)) return;
+    this.site = { url, hosts };
+    this.scopeTestFn = undefined;
+    this.log(
+      'info',
+      'START_REDIRECTED',
+      `The start URL ${start} redirects to ${url}: the crawl reads that site's robots.txt and sitemaps, and ${hosts.join(', ')} are all in its scope.`,
+      url,
+    );
   }
 
   /**
@@ -474,7 +534,7 @@ export class Crawler {
     } catch {
       // an unparsable hop is refused by the fetcher itself
     }
-    if (!sameHost && !(this.listScope ? this.inScope(next) : inScope(next, this.scopeAnchor(), this.settings.scope))) {
+    if (!sameHost && !(this.listScope || this.site ? this.inScope(next) : inScope(next, this.scopeAnchor(), this.settings.scope))) {
       throw new EngineError('REDIRECT_OUT_OF_SCOPE', `${from} redirects to ${next}, outside the crawl's scope (${this.settings.scope}): not followed.`);
     }
     if (!(await this.isAllowed(next))) {
@@ -505,7 +565,7 @@ export class Crawler {
   /** Whether a URL is in the crawl's scope (scope.ts's inScope, its start host worked out once). */
   private inScope(url: string): boolean {
     if (this.listScope) return this.inListScope(url);
-    return (this.scopeTestFn ??= scopeTest(this.settings.startUrl || this.scopeAnchor(), this.settings.scope))(url);
+    return (this.scopeTestFn ??= scopeTest(this.settings.startUrl || this.scopeAnchor(), this.settings.scope, this.site?.hosts))(url);
   }
 
   /** List mode's scope: a URL on one of the list's hosts (or their registrable domains; 'any': every URL). */
@@ -549,7 +609,7 @@ export class Crawler {
         if (kept) return this.keep(req, kept, false);
       }
       const pageFetch = {
-        accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+        accept: PAGE_ACCEPT,
         followRedirects: false,
         // The page may turn out to be a sitemap: the fetch takes a sitemap's cap, and an HTML
         // page is held to its own cap when read (route).
@@ -834,6 +894,13 @@ function fetcherOptionsFrom(s: CrawlSettings) {
     delayMs: s.delayMs,
     concurrency: s.concurrency,
   };
+}
+
+/** A checkpoint's site, when it has the shape this version writes (a damaged one is not trusted). */
+function siteFromCheckpoint(site: unknown): CrawlSite | null {
+  const s = site as Partial<CrawlSite> | undefined;
+  if (typeof s?.url !== 'string' || !Array.isArray(s.hosts) || !s.hosts.every((h) => typeof h === 'string')) return null;
+  return { url: s.url, hosts: [...s.hosts] };
 }
 
 /**

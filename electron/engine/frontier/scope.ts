@@ -29,10 +29,15 @@ export function inScope(url: string, startUrl: string, mode: ScopeMode): boolean
   return scopeTest(startUrl, mode)(url);
 }
 
-/** inScope for one start URL and mode, with the start's host worked out once (a page asks for each of its links). */
-export function scopeTest(startUrl: string, mode: ScopeMode): (url: string) => boolean {
+/**
+ * inScope for one start URL and mode, with the start's host worked out once (a page asks for each of
+ * its links). `alsoHosts`: more hosts of the site (those its start URL redirects through), each in
+ * scope as the start's host is.
+ */
+export function scopeTest(startUrl: string, mode: ScopeMode, alsoHosts: readonly string[] = []): (url: string) => boolean {
   const startHost = mode === 'any' ? '' : hostOf(startUrl);
-  const startDomain = mode === 'domain' ? registrableDomain(startHost) : '';
+  const hosts = new Set(mode === 'host' ? [startHost, ...alsoHosts] : []);
+  const domains = new Set(mode === 'domain' ? [startHost, ...alsoHosts].map(registrableDomain) : []);
   return (url) => {
     let u: URL;
     try {
@@ -42,7 +47,7 @@ export function scopeTest(startUrl: string, mode: ScopeMode): (url: string) => b
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
     if (mode === 'any') return true;
-    if (mode === 'host') return u.hostname === startHost;
-    return registrableDomain(u.hostname) === startDomain;
+    if (mode === 'host') return hosts.has(u.hostname);
+    return domains.has(registrableDomain(u.hostname));
   };
 }
