@@ -945,7 +945,7 @@ export class CrawlRuntime {
 
     onLog: (entry: CrawlLogEntry) => {
       const off = this.append('[4,' + JSON.stringify(entry) + ']\n');
-      this.data.logged(off);
+      this.data.logged(off, entry);
       if (this.newLogs.length < MAX_NEW_LOGS) this.newLogs.push(entry);
       this.noted(false);
     },

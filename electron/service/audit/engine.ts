@@ -306,7 +306,7 @@ export class AuditEngine {
   private readonly pages: boolean;
   private readonly links: boolean;
   private readonly now: () => number;
-  private readonly site: SiteVariants;
+  private site: SiteVariants;
 
   private size = 0;
   /** Facts (F_*), result class (CAT_BITS) and out-of-scope listings (from SCOPE_SHIFT, 255 at most: see outOfScope). */
@@ -364,6 +364,17 @@ export class AuditEngine {
     this.keys = opts.keys ?? this.ownKeys!;
     // Alternates are found by key through the same keys (the frontier), and bound on results.
     this.hreflang = new HreflangGraph(this.keys);
+  }
+  /**
+   * The site the crawl is of, when its start URL redirects off its origin (the crawler's
+   * START_REDIRECTED, before any sitemap is read): SITEMAP_HOST_VARIANT is judged against it.
+   */
+  setSite(url: string): void {
+    try {
+      this.site = new SiteVariants(url);
+    } catch {
+      // not a URL: the start URL's origin stays the site
+    }
   }
 
   // ---------------------------------------------------------------- events

@@ -6,7 +6,7 @@
  * the same records and hooks, so it survives pause, quit and resume unchanged; a reopened crawl
  * rebuilds it after the crawl is ready (audit-rebuild.ts), so replay leaves it alone then.
  */
-import type { SitemapNode, UrlResult } from '../../../shared/model.js';
+import type { CrawlLogEntry, SitemapNode, UrlResult } from '../../../shared/model.js';
 import { MemoryRequestQueue, type CrawlerCheckpoint, type Request } from '../../engine/index.js';
 import type { AuditEngine, UrlKeys } from '../audit/engine.js';
 import { FromTable } from './from-table.js';
@@ -137,9 +137,17 @@ export class CrawlData {
       case REC_NODE:
         this.audit.node(r[1] as SitemapNode);
         return;
+      case REC_LOG:
+        this.auditLog(r[1] as CrawlLogEntry);
+        return;
       default:
         return;
     }
+  }
+
+  /** The one log entry the audit reads: where the start URL's redirects led (the site it judges variants by). */
+  private auditLog(entry: CrawlLogEntry | undefined): void {
+    if (entry?.code === 'START_REDIRECTED' && typeof entry.url === 'string') this.audit.setSite(entry.url);
   }
 
   private applyData(r: unknown[], offset: number): void {
@@ -251,8 +259,9 @@ export class CrawlData {
   // ---------------------------------------------------------------- live
 
   /** Live: a log entry was journalled at `offset`. */
-  logged(offset: number): void {
+  logged(offset: number, entry: CrawlLogEntry): void {
     this.logOffsets.push(offset);
+    if (this.auditLive) this.auditLog(entry);
   }
 
   /** A node changed (live or replay); returns true when it is new to the tree. */
