@@ -342,6 +342,38 @@ describe('page filters, sorts, links and page stats over a crawl of the realisti
     );
   });
 
+  it('exports a duplicate finding group by group, as the finding lists it', async () => {
+    await service.auditReady(id);
+    for (const code of ['DUPLICATE_TITLE', 'DUPLICATE_META_DESCRIPTION'] as const) {
+      const listed = service.findingUrls(id, code, 0, 1000).urls;
+      const file = await text((out) => service.exportCsv(id, out, { finding: code }));
+      const col = file.csv[0]!.indexOf(code === 'DUPLICATE_TITLE' ? 'title' : 'meta_description');
+      const lines = file.csv.slice(1);
+      assert.deepEqual(
+        lines.map((l) => l[0]),
+        listed,
+        code,
+      );
+      // Each text's pages are adjacent: a text seen once never comes back after another.
+      const texts = lines.map((l) => l[col]!.trim());
+      const done = new Set<string>();
+      texts.forEach((t, i) => {
+        if (i > 0 && texts[i - 1] !== t) done.add(texts[i - 1]!);
+        assert.ok(!done.has(t), `${code}: "${t}" comes back at line ${i + 2}`);
+      });
+      assert.ok(new Set(texts).size >= 2, `${code}: the site has two groups or more`);
+      // In id order (the URL table's) the groups interleave: the export does not follow it by chance.
+      const byId = [...lines].sort((x, y) => byUrl(x[0]!) - byUrl(y[0]!)).map((l) => l[col]!.trim());
+      assert.ok(
+        byId.some((t, i) => i > 1 && t !== byId[i - 1] && byId.slice(0, i - 1).includes(t)),
+        `${code}: the fixture's groups interleave by id`,
+      );
+    }
+    function byUrl(url: string): number {
+      return rows.find((r) => r.url === url)!.id;
+    }
+  });
+
   it('counts page stats that add up to the rows, and the same after a reopen', async () => {
     const stats = await service.getPageStats(id);
     const handled = rows.filter((r) => r.indexability !== undefined);
