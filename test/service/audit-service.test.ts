@@ -13,7 +13,7 @@ import { PAGE_FINDING_CODES } from '../../electron/service/audit/types.js';
 
 /** The audit site plants sitemap findings; the page findings are asserted on the realistic site (realistic-crawl.test.ts). */
 const PAGE_CODES = new Set<string>(PAGE_FINDING_CODES);
-import { csvOf, parseCsv, settled, tempDir } from './helpers.js';
+import { csvOf, fetchedAtLeast, parseCsv, settled, tempDir } from './helpers.js';
 
 function settings(site: AuditSite, run: AuditRun): Partial<CrawlSettings> & { startUrl: string } {
   return {
@@ -212,14 +212,7 @@ describe('the sitemap audit through CrawlService', () => {
     let service = createCrawlService({ stateDir: dir });
     const c = service.create({ settings: settings(site, 'full') });
     // Pause once a few pages are in: /slow.html holds the crawl for the whole 2 s timeout.
-    const paused = new Promise<void>((resolve) => {
-      const off = service.on('progress', (e) => {
-        if (e.crawlId === c.id && e.counters.fetched >= 4) {
-          off();
-          resolve();
-        }
-      });
-    });
+    const paused = fetchedAtLeast(service, c.id, 4);
     await service.start(c.id);
     await paused;
     const s = await service.pause(c.id);
@@ -265,14 +258,7 @@ describe('the sitemap audit through CrawlService', () => {
     const dir = tempDir();
     let service = createCrawlService({ stateDir: dir });
     const c = service.create({ settings: settings(site, 'full') });
-    const paused = new Promise<void>((resolve) => {
-      const off = service.on('progress', (e) => {
-        if (e.crawlId === c.id && e.counters.fetched >= 2) {
-          off();
-          resolve();
-        }
-      });
-    });
+    const paused = fetchedAtLeast(service, c.id, 2);
     await service.start(c.id);
     await paused;
     assert.equal((await service.pause(c.id)).status, 'paused');

@@ -30,6 +30,18 @@ export function settled(service: CrawlService, id: string): Promise<CrawlSummary
   });
 }
 
+/** Resolves once crawl `id` has fetched at least `n` URLs (a progress event says so): the moment to pause it. */
+export function fetchedAtLeast(service: CrawlService, id: string, n: number): Promise<void> {
+  return new Promise((resolve) => {
+    const off = service.on('progress', (e) => {
+      if (e.crawlId === id && e.counters.fetched >= n) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
 /** Every row of a crawl, in id order. */
 export function allRows(service: CrawlService, id: string): UrlRow[] {
   const rows: UrlRow[] = [];

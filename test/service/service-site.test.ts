@@ -4,11 +4,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_PAGE, type CrawlSettings, type ProgressEvent } from '../../shared/model.js';
+import { MAX_PAGE, type CrawlSettings } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { startTestSite } from '../fixtures/site.js';
 import type { TestSite } from '../fixtures/types.js';
-import { allRows, csvByUrl, csvOf, settled, tempDir } from './helpers.js';
+import { allRows, csvByUrl, csvOf, fetchedAtLeast, settled, tempDir } from './helpers.js';
 
 function settings(site: TestSite, over: Partial<CrawlSettings> = {}): Partial<CrawlSettings> & { startUrl: string } {
   return {
@@ -105,14 +105,7 @@ test('pause → quit → reopen → resume ends with the URLs and CSV rows of an
     const dir = tempDir();
     let service = createCrawlService({ stateDir: dir });
     const id = service.create({ settings: settings(site, over) }).id;
-    const halfway = new Promise<void>((resolve) => {
-      const off = service.on('progress', (e: ProgressEvent) => {
-        if (e.crawlId === id && e.counters.fetched >= 120) {
-          off();
-          resolve();
-        }
-      });
-    });
+    const halfway = fetchedAtLeast(service, id, 120);
     await service.start(id);
     await halfway;
     const paused = await service.pause(id);

@@ -9,9 +9,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CrawlSettings, ProgressEvent } from '../../shared/model.js';
+import type { CrawlSettings } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
-import { allRows, csvByUrl, csvOf, settled, tempDir } from './helpers.js';
+import { allRows, csvByUrl, csvOf, fetchedAtLeast, settled, tempDir } from './helpers.js';
 
 interface Site {
   /** http://127.0.0.1:port: the address typed. */
@@ -167,14 +167,7 @@ test('a start URL redirecting to another host: paused, closed and resumed, it en
     const dir = tempDir();
     let service = createCrawlService({ stateDir: dir });
     const id = service.create({ settings: settings(site) }).id;
-    const halfway = new Promise<void>((resolve) => {
-      const off = service.on('progress', (e: ProgressEvent) => {
-        if (e.crawlId === id && e.counters.fetched >= 15) {
-          off();
-          resolve();
-        }
-      });
-    });
+    const halfway = fetchedAtLeast(service, id, 15);
     await service.start(id);
     await halfway;
     const paused = await service.pause(id);
