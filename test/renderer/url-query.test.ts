@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  clearedPageFilters,
   depthDrill,
   describeFilter,
   drillDown,
@@ -316,4 +317,23 @@ test('the carried-over filter (recrawls): its query key, chip and words', () => 
   assert.equal(`${chip.label}: ${chip.value}`, 'Carried over: Yes');
   assert.match(describeFilter(yes), /carried over/);
   assert.equal(isFiltered(removeChip(yes, 'carriedOver')), false);
+});
+
+test('"Clear these" clears every page filter and nothing else', () => {
+  const f = {
+    ...emptyFilter(),
+    search: 'shoes',
+    statuses: [404],
+    indexability: 'non-indexable' as const,
+    indexabilityReasons: ['noindex' as const],
+    clickDepth: { min: 2 },
+    noClickDepth: true,
+    inlinks: { max: 0 },
+    metaDescription: 'missing' as const,
+    h1: 'has' as const,
+  };
+  assert.equal(pageFilterCount(f), 5);
+  const cleared = { ...f, ...clearedPageFilters() };
+  assert.equal(pageFilterCount(cleared), 0);
+  assert.deepEqual(cleared, { ...emptyFilter(), search: 'shoes', statuses: [404] });
 });

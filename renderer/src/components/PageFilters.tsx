@@ -8,10 +8,18 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { usePopover } from '../hooks/usePopover.js';
 import type { Indexability, IndexabilityReason, Range } from '../../../shared/model.js';
 import { INDEXABILITY_REASON_LABEL } from '../logic/labels.js';
-import { ALL_INDEXABILITY_REASONS, pageFilterCount, parseRange, type HasMissing, type UrlFilter } from '../logic/url-query.js';
+import {
+  ALL_INDEXABILITY_REASONS,
+  clearedPageFilters,
+  pageFilterCount,
+  parseRange,
+  type HasMissing,
+  type PageFilterPatch,
+  type UrlFilter,
+} from '../logic/url-query.js';
 import { Icon } from './Icon.js';
 
-type PagePatch = Partial<Pick<UrlFilter, 'indexability' | 'indexabilityReasons' | 'clickDepth' | 'noClickDepth' | 'inlinks' | 'metaDescription' | 'h1'>>;
+type PagePatch = PageFilterPatch;
 
 export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(patch: PagePatch): void }) {
   const { open, setOpen, ref } = usePopover();
@@ -108,22 +116,7 @@ export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(
           />
           <HasMissingRow label="H1" value={filter.h1} onChange={(h1) => onChange({ h1 })} testId="filter-h1" />
           <div className="menu-foot">
-            <button
-              type="button"
-              className="link-btn"
-              disabled={n === 0}
-              onClick={() =>
-                onChange({
-                  indexability: null,
-                  indexabilityReasons: [],
-                  clickDepth: null,
-                  noClickDepth: false,
-                  inlinks: null,
-                  metaDescription: 'any',
-                  h1: 'any',
-                })
-              }
-            >
+            <button type="button" className="link-btn" disabled={n === 0} onClick={() => onChange(clearedPageFilters())}>
               Clear these
             </button>
           </div>

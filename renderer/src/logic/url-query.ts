@@ -54,6 +54,16 @@ export interface UrlFilter {
 export const ALL_STATES: readonly UrlState[] = ['queued', 'fetching', 'done', 'error', 'blocked', 'listed'];
 export const ALL_SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const ALL_STATUS_CLASSES: readonly StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'other', 'none'];
+/** The filters of the Page data popover. */
+export const PAGE_FILTER_KEYS = ['indexability', 'indexabilityReasons', 'clickDepth', 'noClickDepth', 'inlinks', 'metaDescription', 'h1'] as const;
+export type PageFilterPatch = Partial<Pick<UrlFilter, (typeof PAGE_FILTER_KEYS)[number]>>;
+
+/** The page filters as an empty filter has them ("Clear these"). */
+export function clearedPageFilters(): PageFilterPatch {
+  const empty = emptyFilter();
+  return Object.fromEntries(PAGE_FILTER_KEYS.map((k) => [k, empty[k]])) as PageFilterPatch;
+}
+
 /** Every reason a URL is not indexable, in the order the one rule tries them. */
 export const ALL_INDEXABILITY_REASONS = Object.keys(INDEXABILITY_REASON_LABEL) as IndexabilityReason[];
 
