@@ -503,8 +503,8 @@ export const UrlQuerySchema = strictObject({
   clickDepth: RangeSchema.optional(),
   /**
    * true: only URLs without a click depth (no chain of followed links from the start URL reaches
-   * them: listed only by sitemaps, or linked only from unreached pages or through nofollow or
-   * off-site links; in a crawl that followed no link, every URL), the URLs getPageStats counts as
+   * them: listed only by sitemaps, or linked only from unreached pages or through nofollow links;
+   * in a crawl that followed no link, every URL), the URLs getPageStats counts as
    * noClickDepth; false: only URLs with one. true with clickDepth is refused (BAD_QUERY): no URL
    * could match both.
    */

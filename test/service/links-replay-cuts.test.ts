@@ -72,7 +72,7 @@ function bruteForce(lines: unknown[][]) {
       inl[to]!++;
       if (!seen.has(to)) uniq[to]!++;
       seen.add(to);
-      if ((flags & 3) === 0) next.push(to);
+      if ((flags & 1) === 0) next.push(to); // nofollow is not followed; an off-site target ends its path
     }
     out.set(page, [i, e]);
     adj.set(page, next);

@@ -15,8 +15,9 @@
  *   record by its text and counted in the page's outlinks only.
  * - A page's first LINKS record counts; a later one of the same page (fetched again) is ignored, in
  *   the counts and in the link lists (runtime links()), so resume never counts a page twice.
- * - Click depth: the fewest clicks from a `start` URL (depth 0), along links that are neither
- *   nofollow nor external on pages whose links were recorded, a redirect counting as one click. When
+ * - Click depth: the fewest clicks from a `start` URL (depth 0), along links that are not nofollow
+ *   on pages whose links were recorded, a redirect counting as one click (an off-site URL gets one
+ *   too, one more than the page linking to it: the path ends there, as it is not fetched). When
  *   a URL's depth drops and its own links are already recorded, its LINKS record is read back and its
  *   targets relaxed again (a work queue, each URL queued once per improvement), so the depths are
  *   the shortest paths whatever order pages came in. A URL reached only through sitemaps has none.
@@ -211,7 +212,8 @@ export class LinkStore {
       if (!Array.isArray(t)) continue;
       const to = t[0];
       if (typeof to !== 'number' || to === id || !(to >= 0 && to < count)) continue;
-      if (((t[2] ?? 0) & (LINK_NOFOLLOW | LINK_EXTERNAL)) !== 0) continue;
+      // An off-site target is one click away as any (it is not fetched, so the path ends there).
+      if (((t[2] ?? 0) & LINK_NOFOLLOW) !== 0) continue;
       this.improve(to, d + 1);
     }
   }

@@ -194,7 +194,7 @@ export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthB
           const urls = `${formatCount(b.value)} ${b.value === 1 ? 'URL' : 'URLs'}`;
           const tip =
             (b.depth === null
-              ? `No click depth: ${urls} that no chain of followed links from the start URL reaches (listed only by sitemaps, or linked only from unreached pages or through nofollow or off-site links)`
+              ? `No click depth: ${urls} that no chain of followed links from the start URL reaches (listed only by sitemaps, or linked only from unreached pages or through nofollow links)`
               : `Click depth ${b.depth}: ${urls}`) + (clickable ? ' (click to list them)' : '');
           return (
             <g

@@ -87,10 +87,7 @@ export function PageFilters({ filter, onChange }: { filter: UrlFilter; onChange(
             onApply={(clickDepth) => onChange(clickDepth ? { clickDepth, noClickDepth: false } : { clickDepth })}
             testId="filter-clickdepth"
           >
-            <label
-              className="menu-check no-depth-check"
-              title="Listed only by sitemaps, or linked only from unreached pages or through nofollow or off-site links"
-            >
+            <label className="menu-check no-depth-check" title="Listed only by sitemaps, or linked only from unreached pages or through nofollow links">
               <input
                 type="checkbox"
                 checked={filter.noClickDepth}
