@@ -491,7 +491,7 @@ export const UrlQuerySchema = strictObject({
   blocked: boolean().optional(),
   /** Case-insensitive substring of the URL or title. */
   search: string().max(2048).optional(),
-  /** Only URLs listed by this sitemap node. */
+  /** Only URLs listed by this sitemap node, or by the sitemaps under it (an index's, robots.txt's). */
   sitemapId: string().optional(),
   /** Only URLs affected by this audit finding code. */
   finding: FindingCode.optional(),

@@ -209,7 +209,7 @@ export class CrawlRuntime {
       store: this.data.store,
       urlOf: (id) => this.data.queue.get(id)!.url,
       row: (id) => this.rows.row(id),
-      sitemapRefs: (nodeId) => (this.data.tree.has(nodeId) ? this.sitemapRefs([nodeId]) : undefined),
+      sitemapRefs: (nodeId) => (this.data.tree.has(nodeId) ? this.sitemapRefs(this.subtree(nodeId)) : undefined),
       finding: (code) => this.findingFilter(code),
       // The page filters and sorts read these columns, not the journal (url-views.ts).
       links: this.data.links,
@@ -798,6 +798,20 @@ export class CrawlRuntime {
     if (r.n > 0) this.writer!.append(repeatsLine(r));
   }
 
+  /** A node and every node under it (an index's sitemaps, robots.txt's sitemaps and theirs). */
+  private subtree(nodeId: string): string[] {
+    const out = [nodeId];
+    const seen = new Set(out);
+    for (let i = 0; i < out.length; i++) {
+      for (const child of this.data.tree.childrenOf(out[i]!)) {
+        if (seen.has(child.id)) continue;
+        seen.add(child.id);
+        out.push(child.id);
+      }
+    }
+    return out;
+  }
+
   /** The FROM entries that name one of these sitemap nodes (its URL as listed, its final URL, or its uniqueKey). */
   private sitemapRefs(nodeIds: Iterable<string>): Set<number> {
     const keys = new Set<string>();
@@ -826,7 +840,12 @@ export class CrawlRuntime {
   private findingFilter(code: string): FindingFilter {
     const d = findingDefinition(code);
     const audit = this.data.audit;
-    if (d.subject === 'url') return { has: (id) => audit.has(d.code, id) };
+    if (d.subject === 'url') {
+      const has = (id: number) => audit.has(d.code, id);
+      // Duplicates are read group by group: the pages sharing one text side by side.
+      const grouped = d.code === 'DUPLICATE_TITLE' || d.code === 'DUPLICATE_META_DESCRIPTION';
+      return grouped ? { has, order: () => audit.urlsOf(d.code) as number[] } : { has };
+    }
     const ids = (audit.urlsOf(d.code) as string[]).map((u) => tryUniqueKey(u) ?? u);
     return { sitemapRefs: this.sitemapRefs(ids) };
   }

@@ -151,6 +151,13 @@ test('the URL table pages, sorts and filters; the detail pane and the tree show 
     'search looks at titles',
   );
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, sitemapId: `${ORIGIN}/sitemap-1.xml` }).total, 21);
+  // A node that lists sitemaps (robots.txt here, an index elsewhere) stands for what they list.
+  const [root] = s.sitemapTree(id, null);
+  assert.equal(root!.type, 'robots');
+  assert.ok(s.sitemapTree(id, root!.id).length >= 2, 'robots.txt names two sitemaps or more');
+  const underRoot = s.queryUrls(id, { offset: 0, limit: 0, sitemapId: root!.id }).total;
+  assert.equal(underRoot, s.queryUrls(id, { offset: 0, limit: 0, inSitemap: true }).total);
+  assert.ok(underRoot > 21);
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, statusClasses: ['2xx'] }).total, 42);
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, statusClasses: ['4xx', 'none'] }).total, 0);
   assert.equal(s.queryUrls(id, { offset: 0, limit: 0, states: ['done'], blocked: false }).total, 42);
