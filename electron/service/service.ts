@@ -483,12 +483,8 @@ class Service implements LocalCrawlService {
     const verdicts = f.indexability !== undefined || f.indexabilityReasons !== undefined || f.metaDescription !== undefined || f.h1 !== undefined;
     const sortedByVerdict = f.sort?.key === 'indexability' || f.sort?.key === 'indexabilityReason';
     if (f.finding !== undefined || verdicts || sortedByVerdict) await rt.auditReady();
-    let ids = rt.views.all((filter ?? {}) as ViewFilter);
-    // Duplicate titles / descriptions, unsorted: group by group (as the finding lists them), so the
-    // pages sharing one text are adjacent in the file.
-    if (f.sort === undefined && (f.finding === 'DUPLICATE_TITLE' || f.finding === 'DUPLICATE_META_DESCRIPTION')) {
-      ids = inOrderOf(rt.data.audit.urlsOf(f.finding) as number[], ids);
-    }
+    // Unsorted, a duplicate finding's URLs come group by group (the view follows the finding's order).
+    const ids = rt.views.all((filter ?? {}) as ViewFilter);
     // Own readers with big windows: entries and results each stream through the journal in order.
     const entryReader = new RecordReader(rt.journalPath, 1 << 20);
     const resultReader = new RecordReader(rt.journalPath, 1 << 20);
@@ -1292,15 +1288,6 @@ function checkDirection(direction: unknown): asserts direction is LinkDirection 
   if (direction !== 'in' && direction !== 'out') {
     throw new ServiceError('BAD_QUERY', `direction must be "in" (the links to the URL) or "out" (the links on its page), not "${String(direction)}".`);
   }
-}
-
-/** The ids of `ids` in the order `order` lists them (`ids` ⊆ `order`; others are dropped). */
-function inOrderOf(order: readonly number[], ids: Uint32Array): Uint32Array {
-  const keep = new Set(ids);
-  const out = new Uint32Array(ids.length);
-  let k = 0;
-  for (const id of order) if (keep.has(id)) out[k++] = id;
-  return out.subarray(0, k);
 }
 
 /** The host of the start URL (or first sitemap), as a crawl's default name. */

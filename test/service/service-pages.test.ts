@@ -342,7 +342,7 @@ describe('page filters, sorts, links and page stats over a crawl of the realisti
     );
   });
 
-  it('exports a duplicate finding group by group, as the finding lists it', async () => {
+  it('lists and exports a duplicate finding group by group, as the finding does', async () => {
     await service.auditReady(id);
     for (const code of ['DUPLICATE_TITLE', 'DUPLICATE_META_DESCRIPTION'] as const) {
       const listed = service.findingUrls(id, code, 0, 1000).urls;
@@ -353,6 +353,18 @@ describe('page filters, sorts, links and page stats over a crawl of the realisti
         lines.map((l) => l[0]),
         listed,
         code,
+      );
+      // The URL table, unsorted, shows them in the same order; sorted, it sorts.
+      const table = service.queryUrls(id, { offset: 0, limit: 1000, finding: code });
+      assert.deepEqual(
+        table.rows.map((r) => r.url),
+        listed,
+        `${code} in the table`,
+      );
+      const byIdRows = service.queryUrls(id, { offset: 0, limit: 1000, finding: code, sort: { key: 'id', dir: 'asc' } }).rows;
+      assert.deepEqual(
+        byIdRows.map((r) => r.id),
+        [...byIdRows.map((r) => r.id)].sort((x, y) => x - y),
       );
       // Each text's pages are adjacent: a text seen once never comes back after another.
       const texts = lines.map((l) => l[col]!.trim());

@@ -82,7 +82,12 @@ export interface LinkCounts {
 const REASON_RANK = new Map([...IndexabilityReasonSchema.options].sort().map((r, i) => [r, i] as const));
 
 /** A finding as a filter: a test of URL ids (URL findings), or the FROM entries of the sitemaps whose listed URLs are meant. */
-export type FindingFilter = { has(id: number): boolean } | { sitemapRefs: Set<number> };
+/**
+ * A finding as a filter: the URLs it affects (`has`), or the sitemaps whose URLs it stands for.
+ * `order`: the finding's own order of its URLs (duplicate titles and descriptions: group by group),
+ * which an unsorted view follows instead of id order.
+ */
+export type FindingFilter = { has(id: number): boolean; order?(): readonly number[] } | { sitemapRefs: Set<number> };
 
 interface CachedView {
   version: number;
@@ -143,8 +148,9 @@ export class UrlViews {
 
   private view(f: ViewFilter): Uint32Array {
     const key = JSON.stringify([
-      f.sort?.key ?? 'id',
-      f.sort?.dir ?? 'asc',
+      // No sort at all is a view of its own: a finding's order (see ordered()).
+      f.sort?.key ?? null,
+      f.sort?.dir ?? null,
       f.states,
       f.sources,
       f.statusClasses,
@@ -172,11 +178,23 @@ export class UrlViews {
       return hit.ids;
     }
     const started = this.ctx.now();
-    const ids = this.sortIds(this.filterIds(f), f.sort?.key ?? 'id', f.sort?.dir ?? 'asc');
+    const ids = this.ordered(f) ?? this.sortIds(this.filterIds(f), f.sort?.key ?? 'id', f.sort?.dir ?? 'asc');
     const builtAt = this.ctx.now();
     this.cache.set(key, { version: store.version, builtAt, buildMs: builtAt - started, ids });
     while (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return ids;
+  }
+
+  /** Unsorted and filtered by a finding with an order of its own: its matching ids in that order. */
+  private ordered(f: ViewFilter): Uint32Array | undefined {
+    if (f.sort !== undefined || f.finding === undefined || !this.ctx.finding) return undefined;
+    const finding = this.ctx.finding(f.finding);
+    if (!('order' in finding) || finding.order === undefined) return undefined;
+    const keep = new Set(this.filterIds(f));
+    const out = new Uint32Array(keep.size);
+    let k = 0;
+    for (const id of finding.order()) if (keep.has(id)) out[k++] = id;
+    return out.subarray(0, k);
   }
 
   private filterIds(f: ViewFilter): Uint32Array {
