@@ -136,7 +136,7 @@ test('a start URL redirecting to another host: that site is crawled, with its ro
     const redirected = log.filter((e) => e.code === 'START_REDIRECTED');
     assert.equal(redirected.length, 1);
     assert.equal(redirected[0]!.url, site.real + '/');
-    assert.match(redirected[0]!.message, /127\.0\.0\.1, localhost/);
+    assert.match(redirected[0]!.message, /the hosts 127\.0\.0\.1 and localhost\./);
 
     // The audit: the https listing is a variant of the site crawled (not of the host typed), and the
     // link from /a to the old host is a link to a redirect.

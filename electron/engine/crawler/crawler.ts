@@ -384,7 +384,7 @@ export class Crawler {
     this.log(
       'info',
       'START_REDIRECTED',
-      `The start URL ${start} redirects to ${url}: the crawl reads that site's robots.txt and sitemaps, and ${hosts.join(', ')} are all in its scope.`,
+      `The start URL ${start} redirects to ${url}: the crawl reads that site's robots.txt and sitemaps, and its scope takes in ${hosts.length === 1 ? `the host ${hosts[0]}` : `the hosts ${hosts.slice(0, -1).join(', ')} and ${hosts[hosts.length - 1]}`}.`,
       url,
     );
   }

@@ -56,7 +56,7 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
           <span className="summary-num num text-error">{formatCount(c.sitemaps.failed)}</span> sitemaps failed
         </span>
         <span className="filterbar-count num" data-testid="log-count">
-          {paged.total === null ? '…' : `${formatCount(total)} log entries`}
+          {paged.total === null ? '…' : `${formatCount(total)} ${total === 1 ? 'log entry' : 'log entries'}`}
         </span>
       </div>
       <div className="errors-table">

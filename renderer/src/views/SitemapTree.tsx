@@ -113,9 +113,13 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
       ),
       <span className="num" data-testid="node-count" data-count={n.type === 'sitemapindex' || n.type === 'robots' ? n.childCount : n.urlCount}>
         {n.type === 'sitemapindex' ? (
-          <span title={`${n.childCount} sitemaps`}>{formatCount(n.childCount)} maps</span>
+          <span title={`${n.childCount} ${n.childCount === 1 ? 'sitemap' : 'sitemaps'}`}>
+            {formatCount(n.childCount)} {n.childCount === 1 ? 'map' : 'maps'}
+          </span>
         ) : n.type === 'robots' ? (
-          <span title={`${n.childCount} Sitemap lines`}>{formatCount(n.childCount)} maps</span>
+          <span title={`${n.childCount} Sitemap ${n.childCount === 1 ? 'line' : 'lines'}`}>
+            {formatCount(n.childCount)} {n.childCount === 1 ? 'map' : 'maps'}
+          </span>
         ) : (
           formatCount(n.urlCount)
         )}
@@ -363,11 +367,11 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
           ))}
         </ul>
       ) : (
-        <div className="muted small">No problems found in this {node.type === 'robots' ? 'file' : 'sitemap'}.</div>
+        <div className="muted small">No problems reading this {node.type === 'robots' ? 'file' : 'sitemap'}.</div>
       )}
       <NodeFindings crawlId={crawlId} node={node} />
       <div className="hint">
-        The URL table is filtered to what this node listed, in place of an earlier node or issue. Double-click a node to jump there
+        The URL table is filtered to what this node and the sitemaps under it listed, in place of an earlier node or issue. Double-click a node to jump there
         {node.findings?.length ? '; pick an audit finding above for the URLs of this sitemap that have it' : ''}.
       </div>
     </div>
