@@ -391,3 +391,20 @@ test('the export menu exports every link of the crawl', { skip: skip ?? false },
     'the off-site links are marked external',
   );
 });
+
+test('the Errors view counts the pages that answered 4xx and 5xx, each one click from the table', { skip: skip ?? false }, async () => {
+  await page.click('[data-tab=errors]');
+  for (const cls of ['4xx', '5xx'] as const) {
+    const want = allRows.filter((r) => r.status !== undefined && String(r.status)[0] === cls[0]).length;
+    assert.ok(want > 0, `the site plants ${cls} pages`);
+    const chip = page.locator(`[data-testid=errors-${cls}]`);
+    await waitFor(`${want} ${cls} counted`, async () => (await chip.locator('.summary-num').innerText()).trim() === String(want), 10_000);
+    await chip.click();
+    await waitFor(`the ${cls} URLs in the table`, async () => (await urlTotal(page)) === want, 10_000);
+    const statuses = await page.locator(`${table} .vrow .vcell[data-col=status]`).allInnerTexts();
+    assert.ok(statuses.length === want && statuses.every((t) => t.trim()[0] === cls[0]), statuses.join());
+    await page.click('[data-testid=clear-filters]');
+    await page.click('[data-tab=errors]');
+  }
+  await shot('errors-status-chips');
+});

@@ -43,6 +43,10 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
     setFilter(crawl.id, () => ({ ...emptyFilter(), states }));
     setTab('urls');
   };
+  const drillStatus = (cls: '4xx' | '5xx') => {
+    setFilter(crawl.id, () => ({ ...emptyFilter(), statusClasses: [cls] }));
+    setTab('urls');
+  };
   return (
     <div className="errors">
       <div className="errors-summary">
@@ -55,6 +59,27 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
         <span className="summary-chip static">
           <span className="summary-num num text-error">{formatCount(c.sitemaps.failed)}</span> sitemaps failed
         </span>
+        {/* Answers, not failures of the crawl: listed here too, as an analyst looks for them here. */}
+        <button
+          type="button"
+          className="summary-chip"
+          onClick={() => drillStatus('4xx')}
+          disabled={c.byStatusClass['4xx'] === 0}
+          data-testid="errors-4xx"
+          title="URLs that answered 400–499: open them in the URL table"
+        >
+          <span className="summary-num num text-error">{formatCount(c.byStatusClass['4xx'])}</span> client errors (4xx)
+        </button>
+        <button
+          type="button"
+          className="summary-chip"
+          onClick={() => drillStatus('5xx')}
+          disabled={c.byStatusClass['5xx'] === 0}
+          data-testid="errors-5xx"
+          title="URLs that answered 500–599: open them in the URL table"
+        >
+          <span className="summary-num num text-error">{formatCount(c.byStatusClass['5xx'])}</span> server errors (5xx)
+        </button>
         <span className="filterbar-count num" data-testid="log-count">
           {paged.total === null ? '…' : `${formatCount(total)} ${total === 1 ? 'log entry' : 'log entries'}`}
         </span>
@@ -82,8 +107,10 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
                   Loading the log…
                 </div>
               ) : (
-                <EmptyState title="Nothing went wrong" icon="alert">
-                  {crawl.status === 'created' ? 'Problems show here once the crawl runs.' : 'No errors or warnings were logged for this crawl.'}
+                <EmptyState title="Nothing logged" icon="alert">
+                  {crawl.status === 'created'
+                    ? 'Problems show here once the crawl runs.'
+                    : 'No errors or warnings were logged for this crawl. Pages that answered 4xx or 5xx are counted above; Issues lists broken links and redirect loops.'}
                 </EmptyState>
               )
             }
