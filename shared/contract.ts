@@ -346,6 +346,10 @@ export const CrawlSummarySchema = strictObject({
   updatedAt: number(),
   startedAt: number().optional(),
   finishedAt: number().optional(),
+  /** Time spent running, in ms, over the runs that ended (paused, quit and resumed time not counted). */
+  activeMs: nonNeg().optional(),
+  /** While running: when this run started; the running time is activeMs plus the time since. */
+  runningSince: number().optional(),
   /** URLs handled per second over the last few seconds (0 when idle). */
   rate: number(),
   /** Why it failed or paused on its own (robots unreachable, disk full, …). */

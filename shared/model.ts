@@ -173,3 +173,19 @@ export type CompareSitemap = output<typeof S.CompareSitemapSchema>;
 export type CompareFinding = output<typeof S.CompareFindingSchema>;
 /** The comparison of two crawls of one site. */
 export type CompareSummary = output<typeof S.CompareSummarySchema>;
+
+/**
+ * How long a crawl has been running, in ms: its runs added up (time paused, or with the app closed,
+ * not counted), the current one up to `now`; null before it first ran. A crawl recorded before
+ * runs were timed counts from its start to its end (or last update).
+ */
+export function crawlRunningMs(
+  s: Pick<CrawlSummary, 'activeMs' | 'runningSince' | 'startedAt' | 'finishedAt' | 'status' | 'updatedAt'>,
+  now: number,
+): number | null {
+  if (s.activeMs !== undefined || s.runningSince !== undefined) {
+    return (s.activeMs ?? 0) + (s.runningSince !== undefined ? Math.max(0, now - s.runningSince) : 0);
+  }
+  if (!s.startedAt) return null;
+  return Math.max(0, (s.finishedAt ?? (s.status === 'running' ? now : s.updatedAt)) - s.startedAt);
+}

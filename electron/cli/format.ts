@@ -1,7 +1,7 @@
 /**
  * Text the CLI prints: the progress line, the end-of-crawl summary and the crawl list.
  */
-import type { CrawlSummary, ProgressEvent } from '../../shared/model.js';
+import { crawlRunningMs, type CrawlSummary, type ProgressEvent } from '../../shared/model.js';
 
 /** One progress line (a bar on a terminal), at most `width` characters. */
 export function formatProgress(e: ProgressEvent, width: number): string {
@@ -45,7 +45,7 @@ function discoveredBy(c: CrawlSummary['counters']): string {
 /** The summary printed when a crawl ends or pauses. */
 export function formatSummary(s: CrawlSummary): string {
   const c = s.counters;
-  const seconds = s.startedAt ? Math.max(0, ((s.finishedAt ?? s.updatedAt) - s.startedAt) / 1000) : 0;
+  const seconds = (crawlRunningMs(s, s.updatedAt) ?? 0) / 1000;
   const lines = [
     `Crawl ${s.id}: ${s.status}`,
     `  URLs discovered   ${c.discovered}  (${discoveredBy(c)})`,

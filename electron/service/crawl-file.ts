@@ -242,6 +242,8 @@ export function importedEntry(raw: Record<string, unknown>, imported: { at: numb
   const finishedAt = num(raw.finishedAt);
   const listSize = num(raw.listSize);
   if (startedAt !== undefined) e.startedAt = startedAt;
+  const activeMs = num(raw.activeMs);
+  if (activeMs !== undefined && activeMs >= 0) e.activeMs = activeMs;
   if (finishedAt !== undefined && (status === 'finished' || status === 'failed')) e.finishedAt = finishedAt;
   if (listSize !== undefined) e.listSize = listSize;
   if (typeof raw.baseId === 'string') e.baseId = raw.baseId;

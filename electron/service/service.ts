@@ -161,7 +161,7 @@ class Service implements LocalCrawlService {
     for (const e of this.catalog.all()) {
       if (e.status === 'running' && !lockHolder(this.catalog.dirOf(e.id))) {
         this.catalog.put({
-          ...e,
+          ...endRun(e, e.updatedAt),
           status: 'paused',
           updatedAt: this.now(),
           error: { code: 'INTERRUPTED', message: 'Spinneret stopped while this crawl was running; resume it to continue where it was.' },
@@ -336,7 +336,7 @@ class Service implements LocalCrawlService {
       const now = this.catalog.refresh(id) ?? e;
       if (now.status !== 'running') return this.summary(now);
       const next: CatalogEntry = {
-        ...now,
+        ...endRun(now, now.updatedAt),
         status: 'paused',
         updatedAt: this.now(),
         error: { code: 'INTERRUPTED', message: 'The process running this crawl stopped; resume it to continue where it was.' },
@@ -939,7 +939,7 @@ class Service implements LocalCrawlService {
       return this.summary(next);
     }
     const cur = this.entry(e.id);
-    const next: CatalogEntry = { ...cur, status: 'running', startedAt: cur.startedAt ?? at, updatedAt: at };
+    const next: CatalogEntry = { ...cur, status: 'running', startedAt: cur.startedAt ?? at, runningSince: at, updatedAt: at };
     delete next.error;
     delete next.finishedAt;
     this.catalog.put(next);
@@ -977,7 +977,7 @@ class Service implements LocalCrawlService {
     l.lock = null;
     if (!cur) return lock?.release(); // deleted meanwhile
     const at = this.now();
-    const next: CatalogEntry = { ...cur, counters: l.runtime.counters(), updatedAt: at };
+    const next: CatalogEntry = { ...endRun(cur, at), counters: l.runtime.counters(), updatedAt: at };
     if (cp) next.checkpoint = cp;
     const writeError = l.runtime.writeError;
     if (writeError) {
@@ -1230,6 +1230,8 @@ class Service implements LocalCrawlService {
     };
     if (e.startedAt !== undefined) s.startedAt = e.startedAt;
     if (e.finishedAt !== undefined) s.finishedAt = e.finishedAt;
+    if (e.activeMs !== undefined) s.activeMs = e.activeMs;
+    if (e.runningSince !== undefined && e.status === 'running') s.runningSince = e.runningSince;
     if (e.error) s.error = e.error;
     if (e.baseId !== undefined) s.baseId = e.baseId;
     if (e.changedOnly !== undefined) s.changedOnly = e.changedOnly;
@@ -1288,6 +1290,17 @@ function checkDirection(direction: unknown): asserts direction is LinkDirection 
   if (direction !== 'in' && direction !== 'out') {
     throw new ServiceError('BAD_QUERY', `direction must be "in" (the links to the URL) or "out" (the links on its page), not "${String(direction)}".`);
   }
+}
+
+/**
+ * The entry with its current run ended at `at`: the run's time added to activeMs. An entry written
+ * before activeMs existed counts from its start. Not running: unchanged.
+ */
+function endRun(e: CatalogEntry, at: number): CatalogEntry {
+  const since = e.runningSince ?? (e.activeMs === undefined ? e.startedAt : undefined);
+  const { runningSince: _r, ...rest } = e;
+  if (since === undefined) return rest;
+  return { ...rest, activeMs: (e.activeMs ?? 0) + Math.max(0, at - since) };
 }
 
 /** The host of the start URL (or first sitemap), as a crawl's default name. */

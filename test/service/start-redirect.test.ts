@@ -175,10 +175,16 @@ test('a start URL redirecting to another host: paused, closed and resumed, it en
     assert.ok(paused.counters.fetched < expected.counters.fetched, 'paused before the end');
     await service.close();
 
+    // Closed for a while: that time is no running time of the crawl.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     site.hits.clear();
     service = createCrawlService({ stateDir: dir });
     const resumed = await crawlToEnd(service, id, true);
     assert.equal(resumed.status, 'finished');
+    const wall = resumed.finishedAt! - resumed.startedAt!;
+    assert.ok(resumed.activeMs !== undefined && resumed.activeMs > 0, 'the runs are timed');
+    assert.ok(resumed.activeMs <= wall - 1400, `running ${resumed.activeMs} ms of ${wall} ms: the time closed is not counted`);
+    assert.equal(resumed.runningSince, undefined);
     assert.equal(site.hits.get('127.0.0.1/') ?? 0, 0, 'the start URL is not probed again on resume');
     const got = csvByUrl(await csvOf(service, id));
     assert.deepEqual([...got.keys()].sort(), [...expectedCsv.keys()].sort(), 'the same URLs');

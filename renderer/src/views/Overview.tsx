@@ -1,6 +1,6 @@
 /** Overview: counters, rate and ETA, progress bars, and the charts an analyst reads at a glance. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CrawlSummary, PageStats, RequestSource, StatusClass } from '../../../shared/model.js';
+import { crawlRunningMs, type CrawlSummary, type PageStats, type RequestSource, type StatusClass } from '../../../shared/model.js';
 import { toApiError } from '../api/types.js';
 import { BarList, DepthChart, DiscoveryChart, Donut, Legend, type BarDatum } from '../components/Charts.js';
 import { ProgressBar } from '../components/Bits.js';
@@ -27,7 +27,8 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, [crawl.status]);
-  const elapsed = crawl.startedAt ? ((crawl.finishedAt ?? (crawl.status === 'running' ? now : crawl.updatedAt)) - crawl.startedAt) / 1000 : null;
+  const ms = crawlRunningMs(crawl, now);
+  const elapsed = ms === null ? null : ms / 1000;
 
   /** Jumps to the URL table narrowed to one slice of a chart. */
   const drill = (patch: Partial<ReturnType<typeof emptyFilter>>) => () => {
