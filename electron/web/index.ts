@@ -2,6 +2,7 @@
  * Browser mode: `npm run serve -- [--port N] [--state-dir DIR]`. Serves the built renderer and the
  * contract over a WebSocket on 127.0.0.1, and prints the one URL (with its token) that may use it.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,10 +11,11 @@ import { onPresses, takeSignals } from '../cli/interrupts.js';
 import { createCrawlService } from '../service/index.js';
 import { defaultStateDir } from '../service/catalog/state-dir.js';
 import { startWebServer } from './server.js';
+import { readServeAddress, writeServeAddress } from './address.js';
 
 const USAGE = `Usage: npm run serve -- [--port N] [--state-dir DIR]
 
-  --port N          port on 127.0.0.1 (default: a free one)
+  --port N          port on 127.0.0.1 (default: the last one, else a free one)
   --state-dir DIR   where crawls are kept (default: ${defaultStateDir()})
   --renderer-dir D  the built renderer (default: dist/renderer)
 `;
@@ -61,9 +63,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   const stateDir = resolve(values['state-dir'] ?? defaultStateDir());
   const service = createCrawlService({ stateDir });
+  // The last start's port and token, so its URL still works; --port overrides the port.
+  const saved = readServeAddress(stateDir);
+  const token = saved?.token ?? randomBytes(32).toString('base64url');
   let server;
   try {
-    server = await startWebServer({ service, rendererDir, port });
+    if (values.port === undefined && saved) {
+      server = await startWebServer({ service, rendererDir, port: saved.port, token }).catch((error: { code?: string }) => {
+        if (error.code === 'EADDRINUSE') return startWebServer({ service, rendererDir, port: 0, token });
+        throw error;
+      });
+    } else server = await startWebServer({ service, rendererDir, port, token });
   } catch (error) {
     await service.close();
     const code = (error as { code?: string }).code;
@@ -74,6 +84,8 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 1;
   }
+  const saveError = writeServeAddress(stateDir, { port: Number(new URL(server.url).port), token });
+  if (saveError) process.stderr.write(`spinneret serve: ${saveError}\n`);
   process.stdout.write(
     `Spinneret is running in browser mode.\n  Crawls: ${stateDir}\n  Open:   ${server.url}\nPress Ctrl-C to pause running crawls and stop.\n`,
   );

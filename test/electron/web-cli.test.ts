@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,55 @@ describe('npm run serve', () => {
       assert.match(out, /Stopped/);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(state, { recursive: true, force: true });
+      await rm(renderer, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the same URL after a restart (a reloaded page reconnects), a new one when the port is taken', { timeout: 60_000 }, async () => {
+    const state = await mkdtemp(join(tmpdir(), 'spinneret-serve-'));
+    const renderer = await fakeRendererDir();
+    const serve = async (): Promise<{ url: string; stop(): Promise<void> }> => {
+      const child = spawn(process.execPath, [...web, '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          out += chunk;
+          const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+          if (m) resolve(m[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
+      });
+      return {
+        url,
+        stop: async () => {
+          const exited = new Promise((resolve) => child.once('close', resolve));
+          child.kill('SIGINT');
+          await exited;
+        },
+      };
+    };
+    try {
+      const first = await serve();
+      await first.stop();
+      const saved = await stat(join(state, 'serve.json'));
+      assert.equal(saved.mode & 0o777, 0o600, 'the token file is readable by its owner only');
+      const second = await serve();
+      assert.equal(second.url, first.url, 'the same port and token');
+      assert.equal((await fetch(second.url)).status, 200);
+      // Its port taken meanwhile (here: by itself, still running): the same token on a free port.
+      const third = await serve();
+      assert.notEqual(third.url, second.url);
+      assert.equal(new URL(third.url).searchParams.get('token'), new URL(first.url).searchParams.get('token'));
+      await third.stop();
+      await second.stop();
+      // A damaged file is ignored: a new token.
+      await writeFile(join(state, 'serve.json'), '{"port": "x", "token": 1}');
+      const fourth = await serve();
+      assert.notEqual(new URL(fourth.url).searchParams.get('token'), new URL(first.url).searchParams.get('token'));
+      await fourth.stop();
+    } finally {
       await rm(state, { recursive: true, force: true });
       await rm(renderer, { recursive: true, force: true });
     }
