@@ -137,7 +137,8 @@ async function main(config: SiteServerConfig): Promise<void> {
     const path = req.url ?? '/';
     if (path === '/robots.txt') return send(res, 200, 'text/plain', 'User-agent: *\nDisallow: /cart/\nAllow: /\n');
     if (page(pageOrigin, path, res)) {
-      counts.pageHits++;
+      // Pages fetched: the crawler's HEAD probe of where the start URL redirects is not one.
+      if (req.method !== 'HEAD') counts.pageHits++;
       return;
     }
     counts.notFound++;
