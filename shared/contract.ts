@@ -346,6 +346,8 @@ export const CrawlSummarySchema = strictObject({
   updatedAt: number(),
   startedAt: number().optional(),
   finishedAt: number().optional(),
+  /** Where the start URL redirects, when off its origin (the START_REDIRECTED log entry): the site crawled. */
+  siteUrl: string().optional(),
   /** Time spent running, in ms, over the runs that ended (paused, quit and resumed time not counted). */
   activeMs: nonNeg().optional(),
   /** While running: when this run started; the running time is activeMs plus the time since. */

@@ -242,6 +242,7 @@ export function importedEntry(raw: Record<string, unknown>, imported: { at: numb
   const finishedAt = num(raw.finishedAt);
   const listSize = num(raw.listSize);
   if (startedAt !== undefined) e.startedAt = startedAt;
+  if (typeof raw.siteUrl === 'string' && /^https?:\/\//.test(raw.siteUrl)) e.siteUrl = raw.siteUrl;
   const activeMs = num(raw.activeMs);
   if (activeMs !== undefined && activeMs >= 0) e.activeMs = activeMs;
   if (finishedAt !== undefined && (status === 'finished' || status === 'failed')) e.finishedAt = finishedAt;

@@ -978,6 +978,7 @@ class Service implements LocalCrawlService {
     if (!cur) return lock?.release(); // deleted meanwhile
     const at = this.now();
     const next: CatalogEntry = { ...endRun(cur, at), counters: l.runtime.counters(), updatedAt: at };
+    if (l.runtime.data.siteUrl !== undefined) next.siteUrl = l.runtime.data.siteUrl;
     if (cp) next.checkpoint = cp;
     const writeError = l.runtime.writeError;
     if (writeError) {
@@ -1231,6 +1232,9 @@ class Service implements LocalCrawlService {
     if (e.startedAt !== undefined) s.startedAt = e.startedAt;
     if (e.finishedAt !== undefined) s.finishedAt = e.finishedAt;
     if (e.activeMs !== undefined) s.activeMs = e.activeMs;
+    // Stored when a run ends; while one runs (or for a crawl stored before), its journal says it.
+    const site = l?.runtime.data.siteUrl ?? e.siteUrl;
+    if (site !== undefined) s.siteUrl = site;
     if (e.runningSince !== undefined && e.status === 'running') s.runningSince = e.runningSince;
     if (e.error) s.error = e.error;
     if (e.baseId !== undefined) s.baseId = e.baseId;

@@ -132,6 +132,7 @@ test('a start URL redirecting to another host: that site is crawled, with its ro
     assert.equal(site.hits.get('127.0.0.1/sitemap.xml') ?? 0, 0, "the typed host's sitemap locations are not tried");
     assert.ok(rows.get(site.real + '/a')!.inSitemaps.length === 1);
 
+    assert.equal(service.get(id).siteUrl, site.real + '/', 'the summary names the site crawled');
     const log = service.log(id, 0, 100).rows;
     const redirected = log.filter((e) => e.code === 'START_REDIRECTED');
     assert.equal(redirected.length, 1);
@@ -193,12 +194,14 @@ test('a start URL redirecting to another host: paused, closed and resumed, it en
 
     // Reopened once more: the audit rebuilt from the journal judges variants against the same site.
     service = createCrawlService({ stateDir: dir });
+    assert.equal(service.get(id).siteUrl, site.real + '/', 'in the summary before the crawl is loaded');
     await service.auditReady(id);
     assert.deepEqual(
       service.getFindings(id).map((f) => [f.code, f.count]),
       expectedFindings,
     );
     assert.equal(service.getFindings(id).find((f) => f.code === 'SITEMAP_HOST_VARIANT')?.count, 1);
+    assert.equal(service.get(id).siteUrl, site.real + '/', 'stored with the crawl');
     await service.close();
   } finally {
     await site.close();

@@ -176,6 +176,7 @@ export class CrawlData {
         return;
       case REC_LOG:
         this.logOffsets.push(offset);
+        this.noteSite(r[1] as CrawlLogEntry | undefined);
         return;
       case REC_FROM:
         this.froms.define(r[1] as number, r[2] as string);
@@ -261,7 +262,15 @@ export class CrawlData {
   /** Live: a log entry was journalled at `offset`. */
   logged(offset: number, entry: CrawlLogEntry): void {
     this.logOffsets.push(offset);
+    this.noteSite(entry);
     if (this.auditLive) this.auditLog(entry);
+  }
+
+  /** Where the start URL led, when it redirected off its origin (START_REDIRECTED). */
+  siteUrl: string | undefined;
+
+  private noteSite(entry: CrawlLogEntry | undefined): void {
+    if (entry?.code === 'START_REDIRECTED' && typeof entry.url === 'string') this.siteUrl = entry.url;
   }
 
   /** A node changed (live or replay); returns true when it is new to the tree. */

@@ -31,7 +31,15 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
         </div>
         <div className="subtitle">
           {crawl.startUrl ? (
-            <UrlLink url={crawl.startUrl} />
+            <>
+              <UrlLink url={crawl.startUrl} />
+              {crawl.siteUrl && (
+                <span data-testid="site-url" title={`The start URL redirects to ${crawl.siteUrl}: that site is crawled`}>
+                  {' → '}
+                  <UrlLink url={crawl.siteUrl} />
+                </span>
+              )}
+            </>
           ) : crawl.settings.mode === 'list' ? (
             <span>List of {formatCount(crawl.listSize ?? 0)} URLs</span>
           ) : (
