@@ -63,17 +63,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   const stateDir = resolve(values['state-dir'] ?? defaultStateDir());
   const service = createCrawlService({ stateDir });
-  // The last start's port and token, so its URL still works; --port overrides the port.
+  // The last start's port and token, so its URL still works.
   const saved = readServeAddress(stateDir);
   const token = saved?.token ?? randomBytes(32).toString('base64url');
+  // Without --port, the last start's port; taken meanwhile, a free one.
+  const lastPort = values.port === undefined ? (saved?.port ?? 0) : 0;
   let server;
   try {
-    if (values.port === undefined && saved) {
-      server = await startWebServer({ service, rendererDir, port: saved.port, token }).catch((error: { code?: string }) => {
-        if (error.code === 'EADDRINUSE') return startWebServer({ service, rendererDir, port: 0, token });
-        throw error;
-      });
-    } else server = await startWebServer({ service, rendererDir, port, token });
+    server = await startWebServer({ service, rendererDir, port: lastPort || port, token }).catch((error: { code?: string }) => {
+      if (lastPort === 0 || error.code !== 'EADDRINUSE') throw error;
+      return startWebServer({ service, rendererDir, port: 0, token });
+    });
   } catch (error) {
     await service.close();
     const code = (error as { code?: string }).code;

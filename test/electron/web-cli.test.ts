@@ -14,6 +14,34 @@ import { fakeRendererDir } from '../contract/transports.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const web = ['--import', 'tsx', 'electron/web/index.ts'];
 
+/** `npm run serve` on `state`: resolves once it prints its tokened URL. */
+async function serve(state: string, renderer: string) {
+  const child = spawn(process.execPath, [...web, '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
+  });
+  return {
+    url,
+    output: () => out,
+    /** Ctrl-C; resolves with the exit code. */
+    stop: () => {
+      child.kill('SIGINT');
+      return closed;
+    },
+    kill: () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
 describe('npm run serve', () => {
   it('refuses bad arguments with usage, exit 2', () => {
     for (const args of [
@@ -42,27 +70,17 @@ describe('npm run serve', () => {
   it('prints the tokened URL, serves the page, and stops on Ctrl-C', { timeout: 30_000 }, async () => {
     const state = await mkdtemp(join(tmpdir(), 'spinneret-serve-'));
     const renderer = await fakeRendererDir();
-    const child = spawn(process.execPath, [...web, '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
+    let running: Awaited<ReturnType<typeof serve>> | undefined;
     try {
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk;
-          const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
-          if (m) resolve(m[0]);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
-      });
-      assert.ok(out.includes(state), 'names the state dir');
+      running = await serve(state, renderer);
+      const { url } = running;
+      assert.ok(running.output().includes(state), 'names the state dir');
       assert.equal((await fetch(url)).status, 200);
       assert.equal((await fetch(url.replace(/\?token=.*/, ''))).status, 401);
-      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-      child.kill('SIGINT');
-      assert.equal(await exited, 0);
-      assert.match(out, /Stopped/);
+      assert.equal(await running.stop(), 0);
+      assert.match(running.output(), /Stopped/);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      running?.kill();
       await rm(state, { recursive: true, force: true });
       await rm(renderer, { recursive: true, force: true });
     }
@@ -71,44 +89,23 @@ describe('npm run serve', () => {
   it('serves the same URL after a restart (a reloaded page reconnects), a new one when the port is taken', { timeout: 60_000 }, async () => {
     const state = await mkdtemp(join(tmpdir(), 'spinneret-serve-'));
     const renderer = await fakeRendererDir();
-    const serve = async (): Promise<{ url: string; stop(): Promise<void> }> => {
-      const child = spawn(process.execPath, [...web, '--renderer-dir', renderer, '--state-dir', state], { cwd: root });
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk;
-          const m = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(out);
-          if (m) resolve(m[0]);
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited early (${code}): ${out}`)));
-      });
-      return {
-        url,
-        stop: async () => {
-          const exited = new Promise((resolve) => child.once('close', resolve));
-          child.kill('SIGINT');
-          await exited;
-        },
-      };
-    };
     try {
-      const first = await serve();
+      const first = await serve(state, renderer);
       await first.stop();
       const saved = await stat(join(state, 'serve.json'));
       assert.equal(saved.mode & 0o777, 0o600, 'the token file is readable by its owner only');
-      const second = await serve();
+      const second = await serve(state, renderer);
       assert.equal(second.url, first.url, 'the same port and token');
       assert.equal((await fetch(second.url)).status, 200);
       // Its port taken meanwhile (here: by itself, still running): the same token on a free port.
-      const third = await serve();
+      const third = await serve(state, renderer);
       assert.notEqual(third.url, second.url);
       assert.equal(new URL(third.url).searchParams.get('token'), new URL(first.url).searchParams.get('token'));
       await third.stop();
       await second.stop();
       // A damaged file is ignored: a new token.
       await writeFile(join(state, 'serve.json'), '{"port": "x", "token": 1}');
-      const fourth = await serve();
+      const fourth = await serve(state, renderer);
       assert.notEqual(new URL(fourth.url).searchParams.get('token'), new URL(first.url).searchParams.get('token'));
       await fourth.stop();
     } finally {

@@ -32,7 +32,7 @@ import { fetchRobotsTxt, robotsFromCheckpoint } from '../robots/robots-fetch.js'
 import { extractPageInfo, parseRobotsDirectives } from '../links/links.js';
 import { decodeBody } from '../http/charset.js';
 import { originOf, robotsUrlFor, toUniqueKey, hostOf, resolveUrl } from '../frontier/url.js';
-import { inScope, registrableDomain, scopeTest } from '../frontier/scope.js';
+import { registrableDomain, scopeTest } from '../frontier/scope.js';
 import { classifyBody, readBody } from '../http/response-kind.js';
 import { UrlFilter } from '../frontier/url-filter.js';
 
@@ -534,7 +534,7 @@ export class Crawler {
     } catch {
       // an unparsable hop is refused by the fetcher itself
     }
-    if (!sameHost && !(this.listScope || this.site ? this.inScope(next) : inScope(next, this.scopeAnchor(), this.settings.scope))) {
+    if (!sameHost && !this.inScope(next)) {
       throw new EngineError('REDIRECT_OUT_OF_SCOPE', `${from} redirects to ${next}, outside the crawl's scope (${this.settings.scope}): not followed.`);
     }
     if (!(await this.isAllowed(next))) {
@@ -565,7 +565,7 @@ export class Crawler {
   /** Whether a URL is in the crawl's scope (scope.ts's inScope, its start host worked out once). */
   private inScope(url: string): boolean {
     if (this.listScope) return this.inListScope(url);
-    return (this.scopeTestFn ??= scopeTest(this.settings.startUrl || this.scopeAnchor(), this.settings.scope, this.site?.hosts))(url);
+    return (this.scopeTestFn ??= scopeTest(this.scopeAnchor(), this.settings.scope, this.site?.hosts))(url);
   }
 
   /** List mode's scope: a URL on one of the list's hosts (or their registrable domains; 'any': every URL). */

@@ -147,7 +147,8 @@ export class CrawlData {
 
   /** The one log entry the audit reads: where the start URL's redirects led (the site it judges variants by). */
   private auditLog(entry: CrawlLogEntry | undefined): void {
-    if (entry?.code === 'START_REDIRECTED' && typeof entry.url === 'string') this.audit.setSite(entry.url);
+    const site = siteOf(entry);
+    if (site !== undefined) this.audit.setSite(site);
   }
 
   private applyData(r: unknown[], offset: number): void {
@@ -270,7 +271,7 @@ export class CrawlData {
   siteUrl: string | undefined;
 
   private noteSite(entry: CrawlLogEntry | undefined): void {
-    if (entry?.code === 'START_REDIRECTED' && typeof entry.url === 'string') this.siteUrl = entry.url;
+    this.siteUrl = siteOf(entry) ?? this.siteUrl;
   }
 
   /** A node changed (live or replay); returns true when it is new to the tree. */
@@ -303,4 +304,9 @@ export class CrawlData {
   private noteNode(id: string): void {
     if (!this.sinceCheckpoint.has(id)) this.sinceCheckpoint.set(id, this.tree.get(id));
   }
+}
+
+/** The site a START_REDIRECTED log entry names (where the start URL's redirects led); undefined for any other entry. */
+function siteOf(entry: CrawlLogEntry | undefined): string | undefined {
+  return entry?.code === 'START_REDIRECTED' && typeof entry.url === 'string' ? entry.url : undefined;
 }

@@ -81,7 +81,6 @@ export interface LinkCounts {
 /** The indexability reasons in the order their names sort (as a row's text would sort). */
 const REASON_RANK = new Map([...IndexabilityReasonSchema.options].sort().map((r, i) => [r, i] as const));
 
-/** A finding as a filter: a test of URL ids (URL findings), or the FROM entries of the sitemaps whose listed URLs are meant. */
 /**
  * A finding as a filter: the URLs it affects (`has`), or the sitemaps whose URLs it stands for.
  * `order`: the finding's own order of its URLs (duplicate titles and descriptions: group by group),
@@ -178,26 +177,23 @@ export class UrlViews {
       return hit.ids;
     }
     const started = this.ctx.now();
-    const ids = this.ordered(f) ?? this.sortIds(this.filterIds(f), f.sort?.key ?? 'id', f.sort?.dir ?? 'asc');
+    const finding = this.findingOf(f);
+    const filtered = this.filterIds(f, finding);
+    const ids = (f.sort === undefined && finding && inOrderOf(finding, filtered)) || this.sortIds(filtered, f.sort?.key ?? 'id', f.sort?.dir ?? 'asc');
     const builtAt = this.ctx.now();
     this.cache.set(key, { version: store.version, builtAt, buildMs: builtAt - started, ids });
     while (this.cache.size > MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
     return ids;
   }
 
-  /** Unsorted and filtered by a finding with an order of its own: its matching ids in that order. */
-  private ordered(f: ViewFilter): Uint32Array | undefined {
-    if (f.sort !== undefined || f.finding === undefined || !this.ctx.finding) return undefined;
-    const finding = this.ctx.finding(f.finding);
-    if (!('order' in finding) || finding.order === undefined) return undefined;
-    const keep = new Set(this.filterIds(f));
-    const out = new Uint32Array(keep.size);
-    let k = 0;
-    for (const id of finding.order()) if (keep.has(id)) out[k++] = id;
-    return out.subarray(0, k);
+  /** The finding the view filters by, once per view; BAD_QUERY when the crawl has no audit. */
+  private findingOf(f: ViewFilter): FindingFilter | undefined {
+    if (f.finding === undefined) return undefined;
+    if (!this.ctx.finding) throw new ServiceError('BAD_QUERY', 'This crawl has no audit to filter by.');
+    return this.ctx.finding(f.finding);
   }
 
-  private filterIds(f: ViewFilter): Uint32Array {
+  private filterIds(f: ViewFilter, finding: FindingFilter | undefined): Uint32Array {
     const s = this.ctx.store;
     const n = s.count;
     const tests: ((id: number) => boolean)[] = [];
@@ -240,11 +236,7 @@ export class UrlViews {
       if (!refs) throw new ServiceError('NOT_FOUND', `No sitemap "${f.sitemapId}" in this crawl's tree.`);
       tests.push(listedBy(refs));
     }
-    if (f.finding !== undefined) {
-      if (!this.ctx.finding) throw new ServiceError('BAD_QUERY', 'This crawl has no audit to filter by.');
-      const finding = this.ctx.finding(f.finding);
-      tests.push('has' in finding ? (id) => finding.has(id) : listedBy(finding.sitemapRefs));
-    }
+    if (finding !== undefined) tests.push('has' in finding ? (id) => finding.has(id) : listedBy(finding.sitemapRefs));
     if (f.indexability !== undefined || f.indexabilityReasons !== undefined) {
       const verdicts = this.ctx.verdicts;
       const want = f.indexability;
@@ -386,6 +378,16 @@ export class UrlViews {
       return Object.hasOwn(r, key) ? sortValue(r[key]) : undefined;
     });
   }
+}
+
+/** An unsorted view of a finding with an order of its own (duplicates: group by group): `ids` in that order; else undefined. */
+function inOrderOf(finding: FindingFilter, ids: Uint32Array): Uint32Array | undefined {
+  if (!('order' in finding) || finding.order === undefined) return undefined;
+  const keep = new Set(ids);
+  const out = new Uint32Array(ids.length);
+  let k = 0;
+  for (const id of finding.order()) if (keep.has(id)) out[k++] = id;
+  return out.subarray(0, k);
 }
 
 /** A range filter's test; a range whose min is above its max is a BAD_QUERY (it could match nothing). */

@@ -16,6 +16,12 @@ const COLUMNS: Column[] = [
   { id: 'message', label: 'Reason', width: 300, grow: true },
 ];
 
+/** The answers the view counts beside the crawl's own failures: class, label, status range. */
+const STATUS_CHIPS = [
+  ['4xx', 'client errors (4xx)', '400–499'],
+  ['5xx', 'server errors (5xx)', '500–599'],
+] as const;
+
 export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
   const version = useApp((s) => s.byCrawl[crawl.id]?.logVersion ?? 0);
   const fetchPage = useCallback((offset: number, limit: number) => getApi().getLog({ id: crawl.id, offset, limit }), [crawl.id]);
@@ -60,26 +66,19 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
           <span className="summary-num num text-error">{formatCount(c.sitemaps.failed)}</span> sitemaps failed
         </span>
         {/* Answers, not failures of the crawl: listed here too, as an analyst looks for them here. */}
-        <button
-          type="button"
-          className="summary-chip"
-          onClick={() => drillStatus('4xx')}
-          disabled={c.byStatusClass['4xx'] === 0}
-          data-testid="errors-4xx"
-          title="URLs that answered 400–499: open them in the URL table"
-        >
-          <span className="summary-num num text-error">{formatCount(c.byStatusClass['4xx'])}</span> client errors (4xx)
-        </button>
-        <button
-          type="button"
-          className="summary-chip"
-          onClick={() => drillStatus('5xx')}
-          disabled={c.byStatusClass['5xx'] === 0}
-          data-testid="errors-5xx"
-          title="URLs that answered 500–599: open them in the URL table"
-        >
-          <span className="summary-num num text-error">{formatCount(c.byStatusClass['5xx'])}</span> server errors (5xx)
-        </button>
+        {STATUS_CHIPS.map(([cls, label, range]) => (
+          <button
+            key={cls}
+            type="button"
+            className="summary-chip"
+            onClick={() => drillStatus(cls)}
+            disabled={c.byStatusClass[cls] === 0}
+            data-testid={`errors-${cls}`}
+            title={`URLs that answered ${range}: open them in the URL table`}
+          >
+            <span className="summary-num num text-error">{formatCount(c.byStatusClass[cls])}</span> {label}
+          </button>
+        ))}
         <span className="filterbar-count num" data-testid="log-count">
           {paged.total === null ? '…' : `${formatCount(total)} ${total === 1 ? 'log entry' : 'log entries'}`}
         </span>
