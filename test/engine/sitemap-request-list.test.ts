@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -370,10 +371,11 @@ test('a redirect back to a sitemap already read is not read again', async () => 
 });
 
 test('HTTP errors, network errors and fatal parse problems end on the node; earlier entries are kept', async () => {
-  // A port that was listening and is closed now: connection refused, offline.
-  const dead = await serve({});
-  const deadOrigin = dead.origin;
-  await dead.close();
+  // A host that hangs up on every connection: a network error, offline. (A port closed after use
+  // would do too, until another test's server is given it.)
+  const dead = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+  const deadOrigin = `http://127.0.0.1:${(dead.address() as net.AddressInfo).port}`;
   const server = await serve({
     '/index.xml': () => ({
       body: index([{ path: '/gone.xml' }, { path: '/broken.xml' }, { path: '/fine.xml' }]).replace(
@@ -409,6 +411,7 @@ test('HTTP errors, network errors and fatal parse problems end on the node; earl
     assert.equal(node('/fine.xml').state, 'done');
   } finally {
     await server.close();
+    await new Promise((resolve) => dead.close(resolve));
   }
 });
 
