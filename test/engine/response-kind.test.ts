@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { classifyBody, kindOf, readBody } from '../../electron/engine/http/response-kind.js';
 
@@ -42,4 +42,43 @@ test('classifyBody hands back every byte after peeking', async () => {
 
 test('readBody refuses a body over the limit with a code', async () => {
   await assert.rejects(readBody(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 15), { code: 'EBODY_TOO_LARGE' });
+});
+
+test('classifyBody keeps a body that arrived whole, past the peek, with its end right behind it', async () => {
+  const page = b('<!DOCTYPE html><html><body>' + 'x'.repeat(3000) + '</body></html>');
+  const stream = new PassThrough();
+  stream.end(page);
+  const { kind, body } = await classifyBody(stream, 'text/html');
+  assert.equal(kind, 'html');
+  assert.equal(body, stream, 'the same stream, the peeked bytes put back');
+  assert.deepEqual(await readBody(body, 1 << 20), page);
+});
+
+test('classifyBody hands a body shorter than the peek back whole, and one in many small chunks in order', async () => {
+  const short = b('<!DOCTYPE html><p>short');
+  const { body: s } = await classifyBody(Readable.from([short]), 'text/html');
+  assert.deepEqual(await readBody(s, 1 << 20), short);
+  const parts = Array.from({ length: 300 }, (_, i) => b(`<p>${i}</p>`));
+  const { kind, body } = await classifyBody(Readable.from(parts), 'text/html');
+  assert.equal(kind, 'html');
+  assert.deepEqual(await readBody(body, 1 << 20), Buffer.concat(parts));
+});
+
+test('a body that fails or closes early, while peeked at or read, rejects with why', async () => {
+  const failing = new PassThrough();
+  failing.write(b('<html>'));
+  setImmediate(() => failing.destroy(new Error('socket hang up')));
+  await assert.rejects(classifyBody(failing, 'text/html'), /socket hang up/);
+  const closed = new PassThrough();
+  closed.write(b('<html>'));
+  setImmediate(() => closed.destroy());
+  await assert.rejects(classifyBody(closed, 'text/html'), { code: 'BODY_FAILED' });
+  const later = new PassThrough();
+  later.write(Buffer.alloc(4096, 0x61));
+  const { body } = await classifyBody(later, 'text/plain');
+  setImmediate(() => later.destroy());
+  await assert.rejects(readBody(body, 1 << 20), { code: 'BODY_FAILED' });
+  const gone = new PassThrough();
+  gone.destroy(new Error('already failed'));
+  await assert.rejects(readBody(gone, 1 << 20), /already failed/);
 });
