@@ -5,6 +5,7 @@ import {
   inSitemapScope,
   isHttpUrl,
   originOf,
+  canonicalHostOf,
   resolveUrl,
   robotsUrlFor,
   toUniqueKey,
@@ -206,6 +207,86 @@ test('resolveUrl resolves like a browser and refuses non-http schemes', () => {
     assert.equal(resolveUrl(href, base), null, JSON.stringify(href));
   }
   assert.equal(resolveUrl('x', 'not a base'), null);
+});
+
+test('resolveUrl, canonicalHostOf and scopeTest agree with WHATWG parsing over random links and bases', () => {
+  let seed = 11;
+  const pick = <T>(xs: readonly T[]): T => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return xs[(seed >>> 8) % xs.length]!;
+  };
+  const origins = [
+    'https://example.com',
+    'http://example.com:8080',
+    'https://www.example.com',
+    'https://EXAMPLE.com',
+    'https://example.com:443',
+    'http://example.com.',
+    'https://xn--bcher-kva.example',
+    'https://u:p@example.com',
+    'http://127.0.0.1:9000',
+    'http://[::1]:81',
+    'https://blog.example.org',
+  ];
+  const paths = [
+    '/',
+    '/a/b',
+    '/a/./b',
+    '/a/../b',
+    '/..',
+    '/a%20b',
+    '/ünï',
+    '/a b',
+    '/a\\b',
+    '//x/y',
+    '/p?',
+    '/p?q=1&r=/x',
+    '/p#f',
+    '/p?a#',
+    '/a;b',
+    "/a'b",
+    '/a"b',
+    '',
+  ];
+  const hrefs = ['', 'rel/x', '../up', '?y=2', '#top', ' /trimmed ', '/in\nside', 'mailto:a@b.c', '//cdn.example.net/x', '/', '/a/b?c=d'];
+  const hosts = (url: string) => {
+    try {
+      const u = new URL(url);
+      return u.protocol === 'http:' || u.protocol === 'https:' ? u.hostname : null;
+    } catch {
+      return null;
+    }
+  };
+  const whatwg = (href: string, base: string) => {
+    const cleaned = href.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+    if (cleaned === '' || (/^[a-z][a-z0-9+.-]*:/i.test(cleaned) && !/^https?:/i.test(cleaned))) return null;
+    try {
+      const u = new URL(cleaned, base);
+      return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+    } catch {
+      return null;
+    }
+  };
+  const inHost = scopeTest('https://example.com/', 'host', ['www.example.com']);
+  const inDomain = scopeTest('https://example.com/', 'domain');
+  let fast = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const base = pick(origins) + pick(paths);
+    const r = pick([0, 1, 2]);
+    const href = r === 0 ? pick(origins) + pick(paths) : r === 1 ? pick(paths) : pick(hrefs);
+    assert.equal(resolveUrl(href, base), whatwg(href, base), `${JSON.stringify(href)} on ${base}`);
+    for (const url of [href, base]) {
+      const host = canonicalHostOf(url);
+      if (host !== null) {
+        fast++;
+        assert.equal(host, hosts(url), url);
+      }
+      const h = hosts(url);
+      assert.equal(inHost(url), h === 'example.com' || h === 'www.example.com', url);
+      assert.equal(inDomain(url), h !== null && registrableDomain(h) === 'example.com', url);
+    }
+  }
+  assert.ok(fast > 2_000, `the text path read ${fast} hosts`);
 });
 
 test('isHttpUrl, hostOf, originOf, robotsUrlFor', () => {

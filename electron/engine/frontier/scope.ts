@@ -5,7 +5,7 @@
  */
 import { getDomain } from 'tldts';
 import type { ScopeMode } from '../../../shared/model.js';
-import { hostOf } from './url.js';
+import { canonicalHostOf, hostOf } from './url.js';
 
 /**
  * The registrable domain ("eTLD+1") of a host: `shop.example.co.uk` → `example.co.uk`.
@@ -38,16 +38,27 @@ export function scopeTest(startUrl: string, mode: ScopeMode, alsoHosts: readonly
   const startHost = mode === 'any' ? '' : hostOf(startUrl);
   const hosts = new Set(mode === 'host' ? [startHost, ...alsoHosts] : []);
   const domains = new Set(mode === 'domain' ? [startHost, ...alsoHosts].map(registrableDomain) : []);
+  const hostIn = (host: string) => (mode === 'any' ? true : mode === 'host' ? hosts.has(host) : domains.has(registrableDomain(host)));
+  // A page's links share a few hosts: the last one's answer is kept.
+  let lastHost: string | null = null;
+  let lastIn = false;
   return (url) => {
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      return false;
+    // Most URLs are spelled canonically: their host is read from the text, not parsed.
+    let host = canonicalHostOf(url);
+    if (host === null) {
+      let u: URL;
+      try {
+        u = new URL(url);
+      } catch {
+        return false;
+      }
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+      host = u.hostname;
     }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-    if (mode === 'any') return true;
-    if (mode === 'host') return hosts.has(u.hostname);
-    return domains.has(registrableDomain(u.hostname));
+    if (host !== lastHost) {
+      lastIn = hostIn(host);
+      lastHost = host;
+    }
+    return lastIn;
   };
 }

@@ -84,26 +84,24 @@ function isCanonicalSpelling(url: string): boolean {
     if (!PATH_AND_QUERY.test(url)) return false;
   } else {
     if (!FAST_PATH.test(url)) return false;
-    const authorityStart = url.charCodeAt(4) === 115 /* s */ ? 8 : 7;
-    pathStart = url.indexOf('/', authorityStart);
-    const authority = url.slice(authorityStart - 1, pathStart);
+    const start = authorityStart(url);
+    pathStart = url.indexOf('/', start);
+    const authority = url.slice(start - 1, pathStart);
     if (PUNYCODE_LABEL.test(authority)) return false;
     const colon = authority.indexOf(':');
     if (colon !== -1) {
       const portText = authority.slice(colon + 1);
       const port = Number(portText);
       if (portText.charCodeAt(0) === 48 /* leading 0 */ || port > 65535) return false;
-      if (port === (authorityStart === 8 ? 443 : 80)) return false;
+      if (port === (start === 8 ? 443 : 80)) return false;
     }
     lastOriginSlash = url.slice(0, pathStart + 1);
   }
-  const q = url.indexOf('?', pathStart);
   // A path with no "/." has no dot segment: found in place, without cutting the path out (a string
   // made per URL, a million at a time, for the rare path that has one).
-  const dot = url.indexOf('/.', pathStart);
-  if (dot !== -1 && (q === -1 || dot < q) && DOT_SEGMENT.test(q === -1 ? url.slice(pathStart) : url.slice(pathStart, q))) return false;
-  if (q === url.length - 1) return false; // empty query: dropped by the full path
-  return true;
+  if (hasDotSegment(url, pathStart)) return false;
+  // An empty query is dropped by the full path.
+  return url.indexOf('?', pathStart) !== url.length - 1;
 }
 
 /**
@@ -178,6 +176,13 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
  * tel:, data: and other schemes, an empty href, or anything unparsable.
  */
 export function resolveUrl(href: string, base: string): string | null {
+  // Most links: already absolute and canonical, or root-relative on a canonical base (the WHATWG
+  // result is then the text itself, or the base's origin before it).
+  if (isFastPathCanonical(href)) return href;
+  if (href.charCodeAt(0) === 47 /* / */ && ROOT_RELATIVE.test(href) && !hasDotSegment(href, 0)) {
+    const origin = canonicalOriginOf(base);
+    if (origin !== null) return origin + href;
+  }
   const cleaned = href.replace(EDGE_SPACE, '').replace(INNER_TAB_NEWLINE, '');
   if (cleaned === '') return null;
   const scheme = SCHEME.exec(cleaned);
@@ -192,6 +197,38 @@ export function resolveUrl(href: string, base: string): string | null {
     return null;
   }
   return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+}
+
+/** A root-relative href (not `//host`) of characters WHATWG never escapes in a path or query, no fragment. */
+const ROOT_RELATIVE = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?]*)?$/;
+
+/** Whether the path of `url` from `pathStart` (up to its query) has a `.` or `..` segment. */
+function hasDotSegment(url: string, pathStart: number): boolean {
+  const q = url.indexOf('?', pathStart);
+  const dot = url.indexOf('/.', pathStart);
+  return dot !== -1 && (q === -1 || dot < q) && DOT_SEGMENT.test(q === -1 ? url.slice(pathStart) : url.slice(pathStart, q));
+}
+
+/** Where the authority of a URL starting `http://` or `https://` begins. */
+function authorityStart(url: string): number {
+  return url.charCodeAt(4) === 115 /* s */ ? 8 : 7;
+}
+
+/** `scheme://host[:port]` of a URL spelled as its own uniqueKey, read from the text; null for any other URL. */
+function canonicalOriginOf(url: string): string | null {
+  return isFastPathCanonical(url) ? url.slice(0, url.indexOf('/', authorityStart(url))) : null;
+}
+
+/**
+ * The host name of a URL spelled as its own uniqueKey, read from the text (its host is lowercase
+ * ASCII without userinfo or brackets: what WHATWG's hostname gives); null for any other URL.
+ */
+export function canonicalHostOf(url: string): string | null {
+  if (!isFastPathCanonical(url)) return null;
+  const start = authorityStart(url);
+  const slash = url.indexOf('/', start);
+  const colon = url.indexOf(':', start);
+  return url.slice(start, colon !== -1 && colon < slash ? colon : slash);
 }
 
 /** True for a parsable absolute http(s) URL. */
