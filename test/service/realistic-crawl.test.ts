@@ -412,6 +412,22 @@ async function assertSameAsPlain(t: TestContext, got: CrawlSeen) {
 
 const isPage = (e: RealSiteEvent) => e.type === 'answered' && e.kind === 'page';
 
+describe('the site named by host, not by address', () => {
+  // Under a name its links are spelled as their own key: the engine resolves them and tests their scope
+  // from the text, where under 127.0.0.1 it parses every one. The crawl must not tell the two apart.
+  test('ends as the crawl by address: the same URLs, answers, page data and audit', TIMEOUT, async (t) => {
+    const named = await startRealSite({ ...SITE_OPTIONS, hostName: 'localhost' });
+    try {
+      assert.match(named.origin, /^http:\/\/localhost:\d+$/);
+      const { seen } = await crawl(named);
+      assert.ok(seen.urls.length > 200, `${seen.urls.length} URLs`);
+      await assertSameAsPlain(t, seen);
+    } finally {
+      await named.close();
+    }
+  });
+});
+
 describe('an interrupted crawl ends as the crawl never interrupted', () => {
   test('paused part way through the pages, then resumed in the same service', TIMEOUT, async (t) => {
     const service = createCrawlService({ stateDir: tempDir() });
