@@ -5,7 +5,7 @@ import { actionsFor, toggleAction } from '../../renderer/src/logic/actions.js';
 import { applyProgress, displayName, removeCrawl, upsertCrawl } from '../../renderer/src/logic/crawls.js';
 import { appendPoint, MAX_POINTS, thin } from '../../renderer/src/logic/history.js';
 import { etaSeconds, fetchProgress, overallProgress, sitemapProgress } from '../../renderer/src/logic/progress.js';
-import { arcPath, areaPath, donutSegments, linePath, niceCeil, ticks, timeLabel } from '../../renderer/src/logic/chart.js';
+import { arcPath, areaPath, countAxis, donutSegments, linePath, timeLabel } from '../../renderer/src/logic/chart.js';
 
 function crawl(id: string, extra: Partial<CrawlSummary> = {}): CrawlSummary {
   return {
@@ -107,11 +107,19 @@ test('discovery history keeps order and stays bounded', () => {
 });
 
 test('chart scales and paths', () => {
-  assert.equal(niceCeil(0), 1);
-  assert.equal(niceCeil(7), 10);
-  assert.equal(niceCeil(1800), 2000);
-  assert.equal(niceCeil(2100), 2500);
-  assert.deepEqual(ticks(3700, 4), [0, 1250, 2500, 3750, 5000]);
+  assert.deepEqual(countAxis(3700, 4), { top: 4000, ticks: [0, 1000, 2000, 3000, 4000] });
+  assert.deepEqual(countAxis(9000, 4), { top: 10_000, ticks: [0, 2500, 5000, 7500, 10_000] });
+  // Small counts: whole steps, never a label twice (0.5 and 1 both read "1" before).
+  assert.deepEqual(countAxis(0, 4), { top: 1, ticks: [0, 1] });
+  assert.deepEqual(countAxis(1, 4), { top: 1, ticks: [0, 1] });
+  assert.deepEqual(countAxis(3, 4), { top: 3, ticks: [0, 1, 2, 3] });
+  assert.deepEqual(countAxis(7, 4), { top: 8, ticks: [0, 2, 4, 6, 8] });
+  assert.deepEqual(countAxis(11, 4), { top: 15, ticks: [0, 5, 10, 15] });
+  for (let max = 0; max <= 100_000; max += max < 200 ? 1 : 997) {
+    const { top, ticks } = countAxis(max, 4);
+    assert.ok(top >= max && ticks[ticks.length - 1] === top, `${max}: top ${top}`);
+    assert.ok(ticks.every((t) => Number.isInteger(t)) && ticks.length >= 2 && ticks.length <= 6, `${max}: ${ticks}`);
+  }
   const box = { width: 100, height: 50 };
   assert.equal(
     linePath(

@@ -1,6 +1,6 @@
 /** The overview's charts, drawn as inline SVG: horizontal bars, a donut, and a time series. */
 import { useMemo } from 'react';
-import { arcPath, areaPath, donutSegments, labelStep, linePath, niceCeil, ticks, timeLabel, type DepthBar } from '../logic/chart.js';
+import { arcPath, areaPath, countAxis, donutSegments, labelStep, linePath, timeLabel, type DepthBar } from '../logic/chart.js';
 import { formatCompact, formatCount, formatPercent } from '../logic/format.js';
 import type { HistoryPoint } from '../logic/history.js';
 
@@ -75,13 +75,13 @@ export function DiscoveryChart({ points, width, height = 180 }: { points: Histor
   const model = useMemo(() => {
     const x0 = points[0]?.at ?? 0;
     const x1 = points[points.length - 1]?.at ?? 1;
-    const yMax = niceCeil(Math.max(1, ...points.map((p) => p.discovered)));
-    const domain = { x0, x1: x1 === x0 ? x0 + 1000 : x1, y1: yMax };
+    const y = countAxis(Math.max(0, ...points.map((p) => p.discovered)), 4);
+    const domain = { x0, x1: x1 === x0 ? x0 + 1000 : x1, y1: y.top };
     const disc = points.map((p) => ({ x: p.at, y: p.discovered }));
     const handled = points.map((p) => ({ x: p.at, y: p.handled }));
     return {
       domain,
-      yTicks: ticks(yMax, 4),
+      yTicks: y.ticks,
       discArea: areaPath(disc, domain, box),
       discLine: linePath(disc, domain, box),
       handledLine: linePath(handled, domain, box),
@@ -161,8 +161,7 @@ const DEPTH_PAD = { left: 44, right: 8, top: 16, bottom: 34 };
 /** `onPick`: a bar was clicked (its depth, or null for "none": the URLs without a click depth). */
 export function DepthChart({ bars, width, height = 180, onPick }: { bars: DepthBar[]; width: number; height?: number; onPick?(depth: number | null): void }) {
   const box = { width: Math.max(10, width - DEPTH_PAD.left - DEPTH_PAD.right), height: height - DEPTH_PAD.top - DEPTH_PAD.bottom };
-  const yMax = niceCeil(Math.max(1, ...bars.map((b) => b.value)));
-  const yTicks = ticks(yMax, 4);
+  const { top: yMax, ticks: yTicks } = countAxis(Math.max(0, ...bars.map((b) => b.value)), 4);
   // The "none" bar stands a half slot apart from the depths.
   const hasNone = bars.some((b) => b.depth === null);
   const slots = bars.length + (hasNone ? 0.5 : 0);

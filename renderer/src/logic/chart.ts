@@ -1,21 +1,16 @@
 /** Scales and paths for the small inline-SVG charts. */
 import { formatClock } from './format.js';
 
-/** The smallest "nice" number (1, 2, 2.5, 5 × 10^k) at or above n. */
-export function niceCeil(n: number): number {
-  if (!(n > 0)) return 1;
-  const pow = 10 ** Math.floor(Math.log10(n));
-  for (const m of [1, 2, 2.5, 5, 10]) {
-    if (m * pow >= n) return m * pow;
-  }
-  return 10 * pow;
-}
-
-/** `count + 1` evenly spaced ticks from 0 to a nice maximum at or above `max`. */
-export function ticks(max: number, count = 4): number[] {
-  const top = niceCeil(max);
-  const step = top / count;
-  return Array.from({ length: count + 1 }, (_, i) => Math.round(step * i * 1e6) / 1e6);
+/**
+ * A count axis: about `count` steps of a whole, round size (1, 2, 5, 25… × a power of ten) from 0 to
+ * the first step at or above `max`. A count never reads 0.5, nor the same rounded label twice.
+ */
+export function countAxis(max: number, count = 4): { top: number; ticks: number[] } {
+  const want = Math.max(1, max) / count;
+  const pow = 10 ** Math.floor(Math.log10(want));
+  const step = Math.max(1, [1, 2, 2.5, 5, 10].map((m) => m * pow).find((s) => s >= want && Number.isInteger(s)) ?? 10 * pow);
+  const top = step * Math.max(1, Math.ceil(max / step));
+  return { top, ticks: Array.from({ length: Math.round(top / step) + 1 }, (_, i) => i * step) };
 }
 
 export interface Box {
