@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { Problem, SitemapNode } from '../../shared/model.js';
 import { createHttpFetcher } from '../../electron/engine/http/http.js';
@@ -459,6 +459,33 @@ test('limit: hands out that many entries, then skips what is left', async () => 
     assert.equal(node('/b.xml').state, 'skipped');
     assert.equal(node('/b.xml').problems[0]!.code, 'URL_LIMIT_REACHED');
     assert.ok(node('/a.xml').problems.some((p) => p.code === 'URL_LIMIT_REACHED'));
+  } finally {
+    await server.close();
+  }
+});
+
+test('limit: a sitemap handed in with its response past the limit has its body freed at once', async () => {
+  const server = await serve({ '/a.xml': { body: urlset(range('/a', 5)) } });
+  try {
+    const { list, node } = makeList(server, ['/a.xml'], { limit: 2 });
+    assert.equal((await drain(list)).length, 2);
+    // A page that turned out to be XML, its body still arriving (a held-open connection).
+    const body = new PassThrough();
+    body.write('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    const response: FetchResponse = {
+      url: server.origin + '/late.xml',
+      finalUrl: server.origin + '/late.xml',
+      status: 200,
+      headers: { 'content-type': 'application/xml' },
+      redirectChain: [],
+      body,
+      wireBytes: () => 0,
+      elapsedMs: () => 0,
+    };
+    list.addSitemap(response.url, { response });
+    assert.equal(body.destroyed, true, 'nobody will read it: not left to its timeout');
+    assert.equal(node('/late.xml').state, 'skipped');
+    assert.equal(node('/late.xml').problems[0]!.code, 'URL_LIMIT_REACHED');
   } finally {
     await server.close();
   }

@@ -661,6 +661,9 @@ export class Crawler {
 
   /** Routes a response by what it is: redirect, sitemap/feed, HTML page, or anything else. */
   private async route(req: Request, res: FetchResponse): Promise<void> {
+    // Each reader below listens for the body's errors while it reads; this keeps one that comes before or
+    // between readers (a body that failed to decode, one refused unread) from being an uncaught exception.
+    res.body.on('error', ignoreBodyError);
     const contentType = res.headers['content-type'];
     const xRobotsTag = res.headers['x-robots-tag'];
     const base: UrlResult = {
@@ -903,6 +906,9 @@ function siteFromCheckpoint(site: unknown): CrawlSite | null {
   return { url: s.url, hosts: [...s.hosts] };
 }
 
+/** Listens for a body's error that its readers report, or that nobody needs (a body cut unread). */
+function ignoreBodyError(): void {}
+
 /**
  * Reads a body nobody keeps to its end when it is at most DRAIN_LIMIT_BYTES, or cuts it (at once when
  * its Content-Length says it is longer); never throws: a body that fails is only not measured.
@@ -914,8 +920,8 @@ async function drain(body: Readable, res: FetchResponse): Promise<void> {
     res.body.destroy();
   };
   // Nobody reads what this body says: an error after it is cut must not go uncaught.
-  body.on('error', () => {});
-  res.body.on('error', () => {});
+  body.on('error', ignoreBodyError);
+  res.body.on('error', ignoreBodyError);
   if (Number(res.headers['content-length']) > DRAIN_LIMIT_BYTES) return cut();
   let seen = 0;
   try {

@@ -333,6 +333,8 @@ export class SitemapRequestList {
     const node = newNode(id, url, parentId, o.lastmod);
     this.tree.set(id, node);
     if (this.limitReached) {
+      // Never read: its socket and buffers are freed now, not when its timeout fires.
+      o.response?.body.destroy();
       this.addProblem(node, limitProblem(this.opts.limit ?? 0), false, true);
       node.state = 'skipped';
       this.emit(node);
