@@ -825,10 +825,11 @@ export const methods = {
   },
   /**
    * Links to CSV (columns: source, target, anchor, target_status, nofollow, external): one URL's
-   * inlinks or outlinks with `urlId` (direction defaults to 'in'), or every link of the crawl without.
+   * inlinks or outlinks with `urlId` (direction defaults to 'in'); with `finding` (a code of
+   * LINK_FINDING_CODES), every inlink of that finding's URLs; with neither, every link of the crawl.
    */
   exportLinks: {
-    args: strictObject({ id: Id, urlId: nonNeg().optional(), direction: LinkDirectionSchema.optional() }),
+    args: strictObject({ id: Id, urlId: nonNeg().optional(), direction: LinkDirectionSchema.optional(), finding: FindingCode.optional() }),
     result: ExportResultSchema,
   },
   /** Indexability and click-depth figures for the Overview. */

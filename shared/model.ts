@@ -39,6 +39,12 @@ export const COMPARE_FIELDS = [
 /** Largest page of rows one call may ask for (URLs, log entries, a finding's URLs): long lists are pulled a page at a time. */
 export const MAX_PAGE = 5000;
 
+/**
+ * The page findings whose URLs are link targets (a broken page, a redirect, a non-indexable page that
+ * pages link to): each has a links export, every link to its URLs with the page it is on.
+ */
+export const LINK_FINDING_CODES: readonly string[] = ['BROKEN_INTERNAL_LINK', 'LINK_TO_REDIRECT', 'LINKED_NON_INDEXABLE'];
+
 /** Lifecycle of one URL in the frontier. */
 export type UrlState = output<typeof S.UrlStateSchema>;
 export type HreflangAlternate = output<typeof S.HreflangAlternateSchema>;

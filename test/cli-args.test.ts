@@ -94,6 +94,10 @@ test("export --links: every link, or one URL's by id or URL, in or out", () => {
     ...base,
     links: { url: 0, direction: 'in' },
   });
+  assert.deepEqual(parseCli(['export', 'abc', '--links', '--finding', ' broken_internal_link ', '--out', 'l.csv']), {
+    ...base,
+    links: { finding: 'BROKEN_INTERNAL_LINK' },
+  });
 });
 
 const filterOf = (argv: string[]) => {
@@ -170,6 +174,10 @@ test('bad arguments are refused with a message a person can act on', () => {
     [['export', 'abc', '--links', '--url', 'page.html', '--out', 'l.csv'], /--url "page.html" is not a valid URL/],
     [['export', 'abc', '--links', '--url', 'ftp://site.test/', '--out', 'l.csv'], /--url .* must be an http/],
     [['export', 'abc', '--links', '--url', '99999999999', '--out', 'l.csv'], /--url takes a whole number/],
+    [['export', 'abc', '--links', '--finding', 'MISSING_TITLE', '--out', 'l.csv'], /"MISSING_TITLE" has no links export: only BROKEN_INTERNAL_LINK/],
+    [['export', 'abc', '--links', '--finding', 'NO_SUCH', '--out', 'l.csv'], /"NO_SUCH" has no links export/],
+    [['export', 'abc', '--links', '--finding', 'LINK_TO_REDIRECT', '--url', '3', '--out', 'l.csv'], /give the finding alone/],
+    [['export', 'abc', '--finding', 'LINK_TO_REDIRECT', '--out', 'l.csv'], /--finding to audit \(and to export --links\)/],
     [['https://site.test/', '--links'], /belong to the export command/],
     [['audit', 'abc', '--url', '1'], /belong to the export command/],
     [['export', 'abc', '--out', 'f.csv', '--status', '4xx'], /--status takes a whole number from 100 to 999/],

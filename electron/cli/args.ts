@@ -2,22 +2,24 @@
  * Parses the headless CLI's arguments into a command. Pure: no I/O, so every refusal is testable.
  */
 import { parseArgs } from 'node:util';
-import type { CrawlSettings, IndexabilityReason, Range, ScopeMode, UrlFilter } from '../../shared/model.js';
+import { LINK_FINDING_CODES, type CrawlSettings, type IndexabilityReason, type Range, type ScopeMode, type UrlFilter } from '../../shared/model.js';
 import { IndexabilityReasonSchema } from '../../shared/contract.js';
 import { FINDING_DEFINITIONS } from '../service/audit/definitions.js';
 import { CSV_COLUMNS } from '../service/data/csv.js';
-import { LINK_CSV_COLUMNS } from '../service/data/links-csv.js';
+import { checkLinksExport, LINK_CSV_COLUMNS } from '../service/data/links-csv.js';
 import type { FailOn } from './recrawl.js';
 
 export class UsageError extends Error {
   readonly code = 'BAD_ARGUMENT';
 }
 
-/** `export --links`: every link of the crawl, or one URL's (by id or by URL) in one direction. */
+/** `export --links`: every link of the crawl, one URL's (by id or by URL) in one direction, or a finding's. */
 export interface LinksChoice {
   /** A URL id of the crawl, or a URL to look up in it; absent: every link. */
   url?: number | string;
   direction?: 'in' | 'out';
+  /** A code of LINK_FINDING_CODES: every link to that finding's URLs. */
+  finding?: string;
 }
 
 export type CliCommand =
@@ -50,6 +52,7 @@ export const USAGE = `Usage:
   npm run crawl -- resume [ID] [--state-dir DIR] [--out FILE.csv]
   npm run crawl -- export ID --out FILE.csv [URL filters] [--state-dir DIR]
   npm run crawl -- export ID --links [--url ID|URL [--direction in|out]] --out FILE.csv [--state-dir DIR]
+  npm run crawl -- export ID --links --finding CODE --out FILE.csv [--state-dir DIR]
   npm run crawl -- delete ID [--state-dir DIR]
   npm run crawl -- export-crawl ID FILE.spinneret [--state-dir DIR]   save a crawl as one file
   npm run crawl -- import-crawl FILE.spinneret [--state-dir DIR]      open a crawl file as a new crawl
@@ -87,6 +90,8 @@ Export options:
   --links               export links (one row per <a href>) instead of URLs: every link of the crawl
   --url ID|URL          with --links: only this URL's links (its id in the crawl, or the URL itself)
   --direction in|out    with --url: the links to it (in, the default) or the links on its page (out)
+  --finding CODE        with --links: every link to the URLs of that finding, one of
+                        ${LINK_FINDING_CODES.join(', ')}
 
 URL filters of export (those of the URL table; given together, a URL must match each):
   --status CODE[,CODE…]       exact HTTP statuses (404 is not 410)
@@ -202,8 +207,11 @@ export function parseCli(argv: string[]): CliCommand {
     throw new UsageError(`--list and --follow-links belong to a list crawl (npm run crawl -- crawl --list FILE), not to ${first}.`);
   }
 
-  if ((first !== 'audit' && v.finding !== undefined) || (v.json && first !== 'audit' && first !== 'compare' && first !== 'recrawl')) {
-    throw new UsageError('--json belongs to the audit, compare and recrawl commands, --finding to audit.');
+  if (
+    (first !== 'audit' && !(first === 'export' && v.links) && v.finding !== undefined) ||
+    (v.json && first !== 'audit' && first !== 'compare' && first !== 'recrawl')
+  ) {
+    throw new UsageError('--json belongs to the audit, compare and recrawl commands, --finding to audit (and to export --links).');
   }
   if (first !== 'recrawl' && (v['changed-only'] || v['fail-on'] !== undefined)) {
     throw new UsageError('--changed-only and --fail-on belong to the recrawl command: npm run crawl -- recrawl ID --changed-only');
@@ -233,7 +241,7 @@ export function parseCli(argv: string[]): CliCommand {
         if (!rest[0]) throw new UsageError('export needs the crawl ID: npm run crawl -- export ID --out FILE.csv');
         if (!v.out) throw new UsageError('export needs --out FILE.csv');
         if (v.links || v.url !== undefined || v.direction !== undefined) {
-          return { kind: 'export', id: rest[0], out: v.out, stateDir, links: linksChoice(!!v.links, v.url, v.direction) };
+          return { kind: 'export', id: rest[0], out: v.out, stateDir, links: linksChoice(!!v.links, v.url, v.direction, v.finding) };
         }
         return filter ? { kind: 'export', id: rest[0], out: v.out, stateDir, filter } : { kind: 'export', id: rest[0], out: v.out, stateDir };
       case 'delete':
@@ -406,10 +414,19 @@ function range(value: string, flag: string, other?: string): Range {
   return r;
 }
 
-/** Checks --url (an id or an http(s) URL) and --direction (in or out, with --url), both with --links. */
-function linksChoice(links: boolean, url: string | undefined, direction: string | undefined): LinksChoice {
+/** Checks --url (an id or an http(s) URL), --direction (in or out, with --url) and --finding, all with --links. */
+function linksChoice(links: boolean, url: string | undefined, direction: string | undefined, finding: string | undefined): LinksChoice {
   if (!links) throw new UsageError('--url and --direction choose which links to export: add --links.');
   const choice: LinksChoice = {};
+  if (finding !== undefined) {
+    const code = finding.trim().toUpperCase();
+    try {
+      checkLinksExport({ finding: code, ...(url !== undefined ? { urlId: 0 } : {}), ...(direction === 'in' || direction === 'out' ? { direction } : {}) });
+    } catch (e) {
+      throw new UsageError(`--finding: ${(e as Error).message}`);
+    }
+    return { finding: code };
+  }
   if (url !== undefined) {
     const t = url.trim();
     choice.url = /^\d+$/.test(t) ? int(t, '--url', 0, 0xffff_ffff) : httpUrl(t, '--url');

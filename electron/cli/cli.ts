@@ -71,6 +71,7 @@ export async function runCli(argv: string[], io: CliIo, deps: CliDeps = {}): Pro
           const opts: LinksExport = {};
           if (cmd.links.url !== undefined) opts.urlId = await urlIdOf(service, cmd.id, cmd.links.url);
           if (cmd.links.direction) opts.direction = cmd.links.direction;
+          if (cmd.links.finding) opts.finding = cmd.links.finding;
           const rows = await writeTo(cmd.out, (file) => service.exportLinks(cmd.id, file, opts));
           io.stdout.write(`Wrote ${rows} links to ${cmd.out}.\n`);
           return 0;

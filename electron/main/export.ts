@@ -55,7 +55,14 @@ export async function exportLinksWithDialog(
 ): Promise<ExportResult> {
   const crawl = service.get(id);
   const name = linksFileName(crawl.name, opts, new Date(), (n) => existsSync(join(defaultDir, n)));
-  const title = opts.urlId === undefined ? 'Export all links to CSV' : opts.direction === 'out' ? 'Export outlinks to CSV' : 'Export inlinks to CSV';
+  const title =
+    opts.finding !== undefined
+      ? `Export the links to ${opts.finding}'s URLs to CSV`
+      : opts.urlId === undefined
+        ? 'Export all links to CSV'
+        : opts.direction === 'out'
+          ? 'Export outlinks to CSV'
+          : 'Export inlinks to CSV';
   return saveWithDialog(showSaveDialog, title, join(defaultDir, name), (out) => service.exportLinks(id, out, opts));
 }
 

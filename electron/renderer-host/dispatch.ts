@@ -20,7 +20,7 @@ import {
 import type { CompareFilter, UrlQuery } from '../../shared/model.js';
 import type { ImportResult } from '../../shared/contract.js';
 import type { CrawlService, LinksExport } from '../service/types.js';
-import { ServiceError } from '../service/errors.js';
+import { checkLinksExport } from '../service/data/links-csv.js';
 
 /** Arguments as the handler sees them: parsed and validated. */
 export type ParsedArgs<M extends MethodName> = z.output<(typeof methods)[M]['args']>;
@@ -77,19 +77,15 @@ export function createHandlers(service: CrawlService, exporters: Exporters): Han
       return exporters.urls(id, filter);
     },
     getLinks: ({ id, urlId, direction, offset, limit }) => service.getLinks(id, urlId, direction, offset, limit),
-    exportLinks: ({ id, urlId, direction }) => {
-      // An unknown crawl or URL, or a direction without its URL, fails before any dialog opens or file is made.
+    exportLinks: ({ id, urlId, direction, finding }) => {
+      // An unknown crawl, URL or finding, or options that do not go together, fail before any dialog opens or file is made.
       if (urlId !== undefined) service.getUrl(id, urlId);
       else service.get(id);
-      if (urlId === undefined && direction !== undefined) {
-        throw new ServiceError(
-          'BAD_QUERY',
-          `A links export with direction "${direction}" needs the URL (urlId) whose links to export; without both, every link is exported.`,
-        );
-      }
       const opts: LinksExport = {};
       if (urlId !== undefined) opts.urlId = urlId;
       if (direction !== undefined) opts.direction = direction;
+      if (finding !== undefined) opts.finding = finding;
+      checkLinksExport(opts);
       return exporters.links(id, opts);
     },
     getPageStats: ({ id }) => service.getPageStats(id),

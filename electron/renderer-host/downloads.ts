@@ -157,10 +157,16 @@ export function exportFileName(
 
 /**
  * The name of a links export, as exportFileName's: `<crawl>-links-<date>.csv` for every link of the
- * crawl, `<crawl>-inlinks-<urlId>-<date>.csv` or `<crawl>-outlinks-<urlId>-<date>.csv` for one URL's.
+ * crawl, `<crawl>-inlinks-<urlId>-<date>.csv` or `<crawl>-outlinks-<urlId>-<date>.csv` for one URL's,
+ * `<crawl>-<finding code>-links-<date>.csv` for the links to a finding's URLs.
  */
 export function linksFileName(crawlName: string, opts: LinksExport, now: Date, taken: (name: string) => boolean = () => false): string {
-  const what = opts.urlId === undefined ? 'links' : `${opts.direction === 'out' ? 'outlinks' : 'inlinks'}-${opts.urlId}`;
+  const what =
+    opts.finding !== undefined
+      ? `${safePart(opts.finding, 40)}-links`
+      : opts.urlId === undefined
+        ? 'links'
+        : `${opts.direction === 'out' ? 'outlinks' : 'inlinks'}-${opts.urlId}`;
   return freeName(`${safePart(crawlName, 80) || 'crawl'}-${what}-${localDate(now)}`, taken);
 }
 

@@ -537,12 +537,20 @@ export class CrawlRuntime {
     return rec && this.replayer?.renumbered ? this.replayer.remapLinks(rec) : rec;
   }
 
-  /** Every recorded link of the crawl (each page's counted LINKS record), pages in journal order. */
-  async *eachLink(): AsyncIterable<PageLinkRow> {
+  /**
+   * Every recorded link of the crawl (each page's counted LINKS record), pages in journal order; with
+   * `to`, only the inlinks of the URLs it accepts.
+   */
+  async *eachLink(to?: (urlId: number) => boolean): AsyncIterable<PageLinkRow> {
     for await (const [rec] of this.linkRecords(null)) {
       const from = rec[1] as number;
-      const fromUrl = this.data.queue.get(from)!.url;
-      for (const t of linksOf(rec)) if (Array.isArray(t)) yield this.linkRow(from, fromUrl, t);
+      let fromUrl: string | undefined;
+      for (const t of linksOf(rec)) {
+        if (!Array.isArray(t)) continue;
+        // With `to`: the inlinks of those URLs, as links() counts them (held targets, no link to itself).
+        if (to && (typeof t[0] !== 'number' || t[0] === from || !to(t[0]))) continue;
+        yield this.linkRow(from, (fromUrl ??= this.data.queue.get(from)!.url), t);
+      }
     }
   }
 

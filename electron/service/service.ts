@@ -31,7 +31,7 @@ import { acquireCrawlLock, lockedError, lockHolder, type CrawlLock } from './cat
 import { CrawlRuntime, type CrawlerFactory, type CrawlerOutcome } from './crawl-runtime.js';
 import { findingDefinition, findingsOf, withBadges } from './audit/crawl-audit.js';
 import { createCsvWriter, createTableWriter } from './data/csv.js';
-import { LINK_CSV_COLUMNS, linkCsvCells } from './data/links-csv.js';
+import { checkLinksExport, LINK_CSV_COLUMNS, linkCsvCells } from './data/links-csv.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import type { JournalFaults } from './journal/writer.js';
 import { ProgressBatcher, RateMeter } from './progress.js';
@@ -519,13 +519,8 @@ class Service implements LocalCrawlService {
 
   async exportLinks(id: string, out: Writable, opts: LinksExport = {}): Promise<{ rows: number }> {
     const rt = await this.runtime(id);
-    const { urlId, direction } = opts ?? {};
-    if (urlId === undefined && direction !== undefined) {
-      throw new ServiceError(
-        'BAD_QUERY',
-        `A links export with direction "${String(direction)}" needs the URL (urlId) whose links to export; without both, every link is exported.`,
-      );
-    }
+    const { urlId, direction, finding } = opts ?? {};
+    checkLinksExport(opts ?? {});
     if (urlId !== undefined) this.checkUrlId(rt, urlId);
     if (direction !== undefined) checkDirection(direction);
     const csv = createTableWriter<PageLinkRow>(out, LINK_CSV_COLUMNS, linkCsvCells);
@@ -533,7 +528,12 @@ class Service implements LocalCrawlService {
       const wait = csv.write(link);
       if (wait) await wait;
     };
-    if (urlId === undefined) {
+    if (finding !== undefined) {
+      // The finding's URLs as the audit holds them once it is complete (a reopened crawl's is rebuilt).
+      await rt.auditReady();
+      const audit = rt.data.audit;
+      for await (const link of rt.eachLink((to) => audit.has(finding, to))) await put(link);
+    } else if (urlId === undefined) {
       for await (const link of rt.eachLink()) await put(link);
     } else {
       // A page at a time: one URL's inlinks may be many (a page every other page links to).

@@ -46,6 +46,8 @@ export interface RecrawlOptions {
 export interface LinksExport {
   urlId?: number;
   direction?: LinkDirection;
+  /** A code of LINK_FINDING_CODES: every inlink of that finding's URLs (not with urlId). */
+  finding?: string;
 }
 
 export interface CrawlServiceEvents {
@@ -99,7 +101,8 @@ export interface CrawlService {
   getLinks(id: string, urlId: number, direction: LinkDirection, offset: number, limit: number): Promise<LinkPage>;
   /**
    * Streams links as CSV (LINK_CSV_COLUMNS): one URL's inlinks or outlinks with `urlId` (direction
-   * 'in' unless given), or every link of the crawl without it.
+   * 'in' unless given), every inlink of a link finding's URLs with `finding` (LINK_FINDING_CODES),
+   * or every link of the crawl with neither.
    */
   exportLinks(id: string, out: Writable, opts?: LinksExport): Promise<{ rows: number }>;
   /**

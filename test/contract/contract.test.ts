@@ -11,11 +11,12 @@ import { ApiError, IndexabilityReasonSchema, TransportErrorCode, type EventPaylo
 import { LINK_CSV_COLUMNS } from '../../electron/service/data/links-csv.js';
 import { FINDING_DEFINITIONS } from '../../electron/service/audit/definitions.js';
 import { localDate } from '../../electron/renderer-host/downloads.js';
-import { MAX_PAGE } from '../../shared/model.js';
+import { LINK_FINDING_CODES, MAX_PAGE } from '../../shared/model.js';
 import type { CrawlService } from '../../electron/service/types.js';
 import { ipcTransport, wsTransport, type Transport } from './transports.js';
 import { contractService, type ContractService } from './service-under-test.js';
 import { startTestSite } from '../fixtures/site.js';
+import { parseCsv } from '../service/helpers.js';
 
 const transports: [string, (s: CrawlService) => Promise<Transport>][] = [
   ['IPC (ipcMain/ipcRenderer doubles)', ipcTransport],
@@ -313,6 +314,30 @@ for (const [label, make] of transports) {
       const outl = await t.exportLinks(crawl.id, { urlId: home.id, direction: 'out' });
       assert.equal(outl.rows, out.total);
       assert.equal(outl.fileName, `Links-outlinks-${home.id}-${day}.csv`);
+      // A link finding: every inlink of its URLs, as many as their rows count.
+      const findings = await t.api.getFindings({ id: crawl.id });
+      for (const code of LINK_FINDING_CODES) {
+        const f = findings.find((x) => x.code === code)!;
+        const urls = new Set((await t.api.getFindingUrls({ id: crawl.id, code, offset: 0, limit: MAX_PAGE })).urls);
+        const bad = await t.exportLinks(crawl.id, { finding: code });
+        assert.equal(
+          bad.rows,
+          rows.filter((r) => urls.has(r.url)).reduce((n, r) => n + (r.inlinks ?? 0), 0),
+          `${code}: ${f.count} URLs' inlinks`,
+        );
+        assert.equal(bad.fileName, `Links-${code}-links-${day}.csv`);
+        assert.ok(
+          parseCsv(bad.text)
+            .slice(1)
+            .filter((l) => l.length > 1)
+            .every((l) => urls.has(l[1]!)),
+          `${code}: every row links to one of its URLs`,
+        );
+      }
+      await assert.rejects(
+        t.api.exportLinks({ id: crawl.id, finding: 'MISSING_TITLE' }),
+        (e: unknown) => e instanceof ApiError && e.code === 'BAD_QUERY' && /no links export/.test(e.message),
+      );
 
       // Bad input: a URL the crawl does not hold, a direction that is not one.
       for (const call of [

@@ -47,7 +47,7 @@ export interface Transport {
   /** Exports through the transport's own path (save dialog / download) and returns the CSV text. */
   exportCsv(id: string, filter?: UrlFilter): Promise<{ rows: number; text: string }>;
   /** A links export through the same path: its CSV text and the file name it was offered under. */
-  exportLinks(id: string, opts?: { urlId?: number; direction?: 'in' | 'out' }): Promise<{ rows: number; text: string; fileName: string }>;
+  exportLinks(id: string, opts?: { urlId?: number; direction?: 'in' | 'out'; finding?: string }): Promise<{ rows: number; text: string; fileName: string }>;
   /**
    * Every event payload the page received that its schema refused, parsed strictly (an unknown key
    * fails like a missing one). Results are checked the same way by the dispatcher (checkResults).

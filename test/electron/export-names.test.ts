@@ -33,6 +33,7 @@ describe('export file names', () => {
     assert.equal(linksFileName('Shop', { urlId: 42, direction: 'in' }, DAY), 'Shop-inlinks-42-2024-05-07.csv');
     assert.equal(linksFileName('Shop', { urlId: 0, direction: 'out' }, DAY), 'Shop-outlinks-0-2024-05-07.csv');
     assert.equal(linksFileName('../My shop', {}, DAY), 'My-shop-links-2024-05-07.csv');
+    assert.equal(linksFileName('Shop', { finding: 'BROKEN_INTERNAL_LINK' }, DAY), 'Shop-BROKEN_INTERNAL_LINK-links-2024-05-07.csv');
     const used = new Set(['Shop-links-2024-05-07.csv', 'Shop-outlinks-3-2024-05-07.csv']);
     assert.equal(
       linksFileName('Shop', {}, DAY, (n) => used.has(n)),

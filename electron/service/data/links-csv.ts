@@ -2,7 +2,9 @@
  * The links export's table: one row per `<a href>`/`<area href>` link of a crawled page, written by
  * the project's one CSV writer (csv.ts: same encoding, formula guard and backpressure as the URLs).
  */
-import type { PageLinkRow } from '../../../shared/model.js';
+import { LINK_FINDING_CODES, type PageLinkRow } from '../../../shared/model.js';
+import { ServiceError } from '../errors.js';
+import type { LinksExport } from '../types.js';
 import { guardCell } from './csv.js';
 
 /**
@@ -31,4 +33,33 @@ export function linkCsvCells(link: PageLinkRow): string[] {
     link.nofollow ? 'true' : 'false',
     link.external ? 'true' : 'false',
   ];
+}
+
+/**
+ * Throws what a links export refuses whatever the crawl holds (options that do not go together, a
+ * finding without a links export), so the window, browser mode and the CLI refuse it before a file is made.
+ */
+export function checkLinksExport(opts: LinksExport): void {
+  const { urlId, direction, finding } = opts;
+  if (finding !== undefined) {
+    if (urlId !== undefined || direction !== undefined) {
+      throw new ServiceError(
+        'BAD_QUERY',
+        "A finding's links export holds every link to the finding's URLs: give the finding alone, without a URL or direction.",
+      );
+    }
+    if (!LINK_FINDING_CODES.includes(finding)) {
+      throw new ServiceError(
+        'BAD_QUERY',
+        `"${String(finding)}" has no links export: only ${LINK_FINDING_CODES.join(', ')} (findings whose URLs pages link to) have one. Export its URLs with the URL CSV.`,
+      );
+    }
+    return;
+  }
+  if (urlId === undefined && direction !== undefined) {
+    throw new ServiceError(
+      'BAD_QUERY',
+      `A links export with direction "${String(direction)}" needs the URL (urlId) whose links to export; without both, every link is exported.`,
+    );
+  }
 }

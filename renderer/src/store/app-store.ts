@@ -427,10 +427,13 @@ export async function exportCsv(id: string, filter: ExportFilter | undefined): P
   await runExport(id, () => getApi().exportCsv(filter ? { id, filter } : { id }));
 }
 
-/** Exports links as CSV: one URL's inlinks ('in') or outlinks ('out'), or every link of the crawl without a URL. */
-export async function exportLinks(id: string, of?: { urlId: number; direction: LinkDirection }): Promise<void> {
+/**
+ * Exports links as CSV: one URL's inlinks ('in') or outlinks ('out'), every link to a link finding's
+ * URLs, or every link of the crawl with neither.
+ */
+export async function exportLinks(id: string, of?: { urlId: number; direction: LinkDirection } | { finding: string }): Promise<void> {
   set({ exportMenuOpen: false });
-  await runExport(id, () => getApi().exportLinks(of ? { id, urlId: of.urlId, direction: of.direction } : { id }));
+  await runExport(id, () => getApi().exportLinks(of ? { id, ...of } : { id }));
 }
 
 /** Runs an export: a browser downloads the file the service wrote; Electron saved it already. */

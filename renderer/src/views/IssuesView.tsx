@@ -1,19 +1,17 @@
 /**
  * Issues: the audit (sitemap and page findings) grouped by severity, each finding with its count and what to do about it.
- * A URL finding opens the URL table filtered to it; a sitemap finding lists its sitemaps first.
+ * A URL finding opens the URL table filtered to it; a sitemap finding lists its sitemaps first. A finding
+ * about linked URLs (LINK_FINDING_CODES) also exports the links to them: the pages to fix.
  * Findings the crawl could not measure are shown apart, greyed, with the reason.
  */
 import { useEffect, useState } from 'react';
-import type { AuditFinding, CrawlSummary, FindingUrlPage } from '../../../shared/model.js';
+import { LINK_FINDING_CODES, type AuditFinding, type CrawlSummary, type FindingUrlPage } from '../../../shared/model.js';
 import { toApiError } from '../api/types.js';
 import { EmptyState, ErrorState, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { formatCount } from '../logic/format.js';
 import { countNoun, groupFindings, issueSummary, SEVERITY_LABEL, SEVERITY_TONE, type FindingGroup } from '../logic/issues.js';
-import { exportCsv, getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
-
-/** Findings about linked URLs: each URL's inlinks (the pages to fix) are in its detail pane. */
-const LINK_FINDINGS = new Set(['BROKEN_INTERNAL_LINK', 'LINK_TO_REDIRECT', 'LINKED_NON_INDEXABLE']);
+import { exportCsv, exportLinks, getApi, loadFindings, showFinding, useApp } from '../store/app-store.js';
 
 /** Sitemaps listed inline under a sitemap finding (the rest are counted). */
 const SITEMAPS_SHOWN = 50;
@@ -156,6 +154,7 @@ function FindingRow({
 }) {
   const clean = f.count === 0;
   const isSitemap = f.subject === 'sitemap';
+  const linkFinding = LINK_FINDING_CODES.includes(f.code);
   const select = () => (isSitemap ? onToggle() : showFinding(crawlId, f));
   return (
     <li className={`issue-row${clean ? ' clean' : ''}${open ? ' open' : ''}`} data-code={f.code} data-count={f.count}>
@@ -171,7 +170,9 @@ function FindingRow({
         <span className="issue-text">
           <span className="issue-title">{f.title}</span> <span className="mono muted">{f.code}</span>
           <span className="issue-expl">{f.explanation}</span>
-          {!clean && LINK_FINDINGS.has(f.code) && <span className="issue-expl muted">Open a URL of the list: its detail lists the pages that link to it.</span>}
+          {!clean && linkFinding && (
+            <span className="issue-expl muted">Open a URL of the list: its detail lists the pages that link to it; Links CSV exports them all.</span>
+          )}
         </span>
         {!clean && (
           <span className="issue-go muted small">
@@ -201,6 +202,18 @@ function FindingRow({
           >
             <Icon name="download" size={12} /> CSV
           </button>
+          {linkFinding && (
+            <button
+              type="button"
+              className="link-btn"
+              onClick={() => void exportLinks(crawlId, { finding: f.code })}
+              disabled={exporting}
+              data-testid={`export-links-${f.code}`}
+              title="Export every link to these URLs as CSV: the page it is on, its anchor, the target's status"
+            >
+              <Icon name="download" size={12} /> Links CSV
+            </button>
+          )}
         </div>
       )}
       {open && isSitemap && <SitemapList crawlId={crawlId} code={f.code} count={f.count} />}
