@@ -126,7 +126,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await mkdir(SCREENSHOTS, { recursive: true });
   const path = join(SCREENSHOTS, `${name}.png`);
   // Transient toasts would hide part of the view.
-  for (const close of await page.locator('.toast .icon-btn').all()) await close.click().catch(() => {});
+  // Always the first one still shown: a toast that closed by itself must not leave a click waiting for it.
+  const close = page.locator('.toast .icon-btn').first();
+  for (let i = 0; i < 10 && (await close.count()) > 0; i++) await close.click({ timeout: 1000 }).catch(() => {});
   await page.screenshot({ path });
   return path;
 }
