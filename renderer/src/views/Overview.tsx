@@ -124,8 +124,12 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
               </span>
             </div>
             <ProgressBar value={crawl.status === 'finished' && smP.total > 0 ? 1 : smP.value} tone="accent" label="Sitemap streaming" />
-            <div className="progress-foot muted">
-              {formatCount(c.bySource.sitemap)} URLs from sitemaps · {formatPercent(smP.done, smP.total)}
+            <div
+              className="progress-foot muted"
+              data-testid="sitemap-first-found"
+              title="URLs a sitemap was the first to name. A URL found first elsewhere (the start URL, a link) and listed later counts under its first source; the URL table's In sitemap filter counts every listed URL."
+            >
+              {formatCount(c.bySource.sitemap)} URLs found first in sitemaps · {formatPercent(smP.done, smP.total)}
             </div>
           </div>
           <div className="card progress-card">
