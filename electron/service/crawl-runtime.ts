@@ -40,7 +40,7 @@ import type {
   SitemapUrlEntry,
   UrlResult,
 } from '../../shared/model.js';
-import { tryUniqueKey } from '../engine/index.js';
+import { tryUniqueKey, UrlFilter } from '../engine/index.js';
 import type {
   CrawlerCheckpoint,
   CrawlerHooks,
@@ -204,6 +204,9 @@ export class CrawlRuntime {
     this.linkReader = new RecordReader(this.journalPath, 64 * 1024);
     // A damaged journal replayed without repair keeps the file's ids: a LINKS record read back is renumbered as replayed.
     this.data.links.read = (off) => this.readLinks(this.linkReader, off);
+    // A link to a URL the filter refuses can never become an inlink: the link store keeps no note of it.
+    const filter = new UrlFilter(opts.settings);
+    this.data.links.mayBeHeld = (url) => filter.matches(url);
     this.rows = new Rows(this.data, this.reader);
     this.views = new UrlViews({
       store: this.data.store,
@@ -517,18 +520,24 @@ export class CrawlRuntime {
       for (let i = offset; i < links.length && rows.length < limit; i++) rows.push(this.linkRow(urlId, fromUrl, links[i]!));
       return { total: links.length, rows };
     }
-    const needle = '[' + urlId;
-    for await (const [rec] of this.linkRecords(needle)) {
+    // Links recorded before the crawl held the URL name it by text: every record is then read, and compared by key.
+    const key = this.data.links.hasTextInlinks(urlId) ? this.data.queue.get(urlId)!.uniqueKey : null;
+    for await (const [rec] of this.linkRecords(key === null ? '[' + urlId : null)) {
       const from = rec[1] as number;
       if (from === urlId) continue; // a link to the page itself is no inlink
       let fromUrl: string | undefined;
       for (const t of linksOf(rec)) {
-        if (!Array.isArray(t) || t[0] !== urlId) continue;
+        if (!Array.isArray(t) || (t[0] !== urlId && (key === null || !this.textLinkTo(t[0], key)))) continue;
         if (total >= offset && rows.length < limit) rows.push(this.linkRow(from, (fromUrl ??= this.data.queue.get(from)!.url), t));
         total++;
       }
     }
     return { total, rows };
+  }
+
+  /** Whether a link's target recorded by text (not held then) is the URL of `key`, by the link store's rule. */
+  private textLinkTo(target: unknown, key: string): boolean {
+    return typeof target === 'string' && this.data.links.mayBeHeld(target) && tryUniqueKey(target) === key;
   }
 
   /** A LINKS record read back by offset, in this crawl's numbering (a damaged journal's replay renumbers). */
@@ -547,9 +556,11 @@ export class CrawlRuntime {
       let fromUrl: string | undefined;
       for (const t of linksOf(rec)) {
         if (!Array.isArray(t)) continue;
-        // With `to`: the inlinks of those URLs, as links() counts them (held targets, no link to itself).
-        if (to && (typeof t[0] !== 'number' || t[0] === from || !to(t[0]))) continue;
-        yield this.linkRow(from, (fromUrl ??= this.data.queue.get(from)!.url), t);
+        const row = this.linkRow(from, (fromUrl ??= this.data.queue.get(from)!.url), t);
+        // With `to`: the inlinks of those URLs, as links() lists them (held targets, no link to itself).
+        if (to && (row.toId === undefined || row.toId === from || !to(row.toId))) continue;
+        if (to && typeof t[0] === 'string' && !this.data.links.mayBeHeld(t[0])) continue;
+        yield row;
       }
     }
   }

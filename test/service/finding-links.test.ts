@@ -19,7 +19,8 @@ import { LINK_CSV_COLUMNS } from '../../electron/service/data/links-csv.js';
 import { parseCsv, settled, tempDir } from './helpers.js';
 
 // Every page links home and to the footer's broken page, as a real site's navigation does; the first
-// link to /gone is nofollow (recorded by its URL text before /gone is held: no inlink of it).
+// link to /gone is nofollow (recorded by its URL text before /gone is held, and an inlink all the same
+// once /a's link brings /gone into the crawl).
 const NAV = '<a href="/">Home</a> <a href="/terms">Terms</a>';
 const PAGES: Record<string, string> = {
   '/': `<a href="/gone" rel="nofollow">Gone (nofollow)</a> <a href="/a">A</a> <a href="/b">B</a> <a href="/r">Moved</a> <a href="/hidden">Hidden</a> ${NAV}`,
@@ -79,10 +80,18 @@ test('a link finding exports exactly the inlinks of its URLs, live and reopened,
 
     const check = async (label: string) => {
       const brief = (lines: string[][]) => lines.map((l) => `${l[0]!.slice(o.length)} ${l[1]!.slice(o.length)} ${l[2]} ${l[3]}`).sort();
-      // /gone from /a twice (the nofollow link of / named it before it was held), /terms from every page.
+      // /gone from / (nofollow) and /a twice, /terms from every page.
       assert.deepEqual(
         brief(await linksCsv(service, crawl.id, 'BROKEN_INTERNAL_LINK')),
-        ['/ /terms Terms 410', '/a /gone Gone again 404', '/a /gone Gone from A 404', '/a /terms Terms 410', '/b /terms Terms 410', '/hidden /terms Terms 410'],
+        [
+          '/ /gone Gone (nofollow) 404',
+          '/ /terms Terms 410',
+          '/a /gone Gone again 404',
+          '/a /gone Gone from A 404',
+          '/a /terms Terms 410',
+          '/b /terms Terms 410',
+          '/hidden /terms Terms 410',
+        ],
         label,
       );
       assert.deepEqual(brief(await linksCsv(service, crawl.id, 'LINK_TO_REDIRECT')), ['/ /r Moved 301', '/b /r Moved from B 301'], label);
@@ -131,10 +140,14 @@ test('a link finding exports exactly the inlinks of its URLs, live and reopened,
       onInterrupt: () => () => {},
     });
     assert.equal(code, 0);
-    assert.match(said, /Wrote 6 links to /);
+    assert.match(said, /Wrote 7 links to /);
     const [header, ...rows] = parseCsv(readFileSync(out, 'utf8')).filter((r) => r.length > 1);
     assert.deepEqual(header, [...LINK_CSV_COLUMNS]);
-    assert.equal(rows.length, 6);
+    assert.equal(rows.length, 7);
+    assert.deepEqual(
+      rows.filter((r) => r[4] === 'true').map((r) => r[2]),
+      ['Gone (nofollow)'],
+    );
     assert.ok(rows.every((r) => r[3] === '404' || r[3] === '410'));
   } finally {
     await s.close();

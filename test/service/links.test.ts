@@ -518,3 +518,120 @@ test('LinkStore: no bytes until a page is recorded; a page recorded twice counts
   );
   assert.ok(data.links.allocatedBytes() >= 1000 * 28, 'and a depth');
 });
+
+test('LinkStore: a link recorded before its target was held counts once the target is, whatever came first', () => {
+  const A = 'http://a.test';
+  const run = (order: 'held first' | 'linked first') => {
+    const data = new CrawlData((keys) => createAudit({ ...DEFAULT_SETTINGS, startUrl: A + '/' }, () => 0, keys));
+    const records = new Map<number, unknown[]>();
+    data.links.read = (off) => records.get(off);
+    let off = 0;
+    const apply = (r: unknown[]) => {
+      records.set(off, r);
+      data.apply(r, off);
+      off += 100;
+    };
+    apply([0, 0, 0, 0, -1, `${A}/`]); // the start URL
+    apply([0, 1, 3, 1, 0, `${A}/a`]); // a link of /
+    if (order === 'held first') {
+      apply([0, 2, 2, 0, -1, `${A}/n`]); // listed by a sitemap before the pages are read
+      apply([2, 0, 1, { status: 200 }]);
+      apply([
+        9,
+        0,
+        [
+          [2, 'N', 1],
+          [1, 'A'],
+        ],
+      ]);
+      apply([2, 1, 1, { status: 200 }]);
+      apply([9, 1, [[2, 'N from A']]]);
+    } else {
+      // / links to /n nofollow, /a (a page whose links are not followed) by text; the sitemap lists it after.
+      apply([2, 0, 1, { status: 200 }]);
+      apply([
+        9,
+        0,
+        [
+          [`${A}/n`, 'N', 1],
+          [1, 'A'],
+        ],
+      ]);
+      apply([2, 1, 1, { status: 200 }]);
+      apply([9, 1, [[`${A}/n#top`, 'N from A']]]);
+      assert.equal(data.links.inlinks(2), 0, 'not held yet');
+      apply([0, 2, 2, 0, -1, `${A}/n`]);
+    }
+    const n = 2;
+    return {
+      counts: [data.links.inlinks(n), data.links.uniqueInlinks(n), data.links.clickDepth(n), data.links.clickDepth(1)],
+      text: data.links.hasTextInlinks(n),
+    };
+  };
+  const held = run('held first');
+  const linked = run('linked first');
+  assert.deepEqual(held.counts, [2, 2, 2, 1], 'two links from two pages; the nofollow one gives no depth');
+  assert.deepEqual(linked.counts, held.counts);
+  assert.deepEqual([held.text, linked.text], [false, true], 'links() compares keys only where text names the URL');
+});
+
+test('links to a URL held only after they were recorded: the same counts, lists and export as when held first', { timeout: 60_000 }, async () => {
+  // / links to /n nofollow and to /a; /a links to /n; the sitemap lists /n. With the sitemap, /n is held
+  // before / is read; without it, / names /n by text (its link is not followed) and /n enters later,
+  // through /a's link. (The LinkStore test above has the sitemap listing it after the pages.)
+  const serve = async (pageDelayMs: number) => {
+    const server = http.createServer((req, res) => {
+      const o = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const p = req.url ?? '/';
+      if (p === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end(`Sitemap: ${o}/sitemap.xml\n`);
+      if (p === '/sitemap.xml') {
+        const body = `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${o}/n</loc></url></urlset>`;
+        return res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
+      }
+      const pages: Record<string, string> = {
+        '/': '<a href="/n" rel="nofollow">N</a> <a href="/a">A</a>',
+        '/a': '<a href="/n#top">N from A</a>',
+        '/n': '<a href="/">Home</a>',
+      };
+      const body = pages[p];
+      setTimeout(() => {
+        if (body === undefined) res.writeHead(404, { 'content-type': 'text/html' }).end('<title>404</title>');
+        else res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>${p}</title>${body}`);
+      }, pageDelayMs);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  };
+  const crawl = async (pageDelayMs: number, useSitemaps: boolean) => {
+    const site = await serve(pageDelayMs);
+    const o = site.origin;
+    const dir = tempDir();
+    const opts = runtimeOptions(dir, o);
+    const options = { ...opts, settings: { ...opts.settings, useSitemaps, concurrency: 1, perHostConcurrency: 1 } };
+    let rt = await CrawlRuntime.load(options);
+    try {
+      assert.equal(await rt.run(), 'finished');
+      const look = async () => {
+        const id = rt.data.queue.idOf(o + '/n')!;
+        const inl = await rt.links(id, 'in', 0, 100);
+        const every = (await all(rt.eachLink((to) => to === id))).map((l) => `${l.fromUrl.slice(o.length)} ${l.anchor} ${l.nofollow ? 'nofollow' : ''}`);
+        return {
+          counts: [rt.data.links.inlinks(id), rt.data.links.uniqueInlinks(id), rt.data.links.clickDepth(id)],
+          inlinks: [inl.total, ...inl.rows.map((l) => `${l.fromUrl.slice(o.length)} ${l.anchor} ${l.nofollow ? 'nofollow' : ''}`)],
+          every,
+        };
+      };
+      const live = await look();
+      rt.close();
+      rt = await CrawlRuntime.load(options);
+      assert.deepEqual(await look(), live, 'replayed as live');
+      return live;
+    } finally {
+      rt.close();
+      await site.close();
+    }
+  };
+  const want = { counts: [2, 2, 2], inlinks: [2, '/ N nofollow', '/a N from A '], every: ['/ N nofollow', '/a N from A '] };
+  assert.deepEqual(await crawl(100, true), want, 'the sitemap first');
+  assert.deepEqual(await crawl(0, false), want, 'no sitemaps: / names /n before it is held');
+});

@@ -9,10 +9,14 @@
  * themselves stay in the journal: nothing per link is held beyond the page being applied.
  *
  * Rules:
- * - A link counts as an inlink of its target when the target was held by the crawl (a URL id in the
- *   record) as the page was recorded; a link to the page itself counts as none. A link whose target
- *   the crawl did not hold then (not followed: nofollow, filtered, over the URL limit) is kept in the
- *   record by its text and counted in the page's outlinks only.
+ * - A link counts as an inlink of its target when the crawl holds the target, whenever it came to hold
+ *   it; a link to the page itself counts as none. A link whose target the crawl did not hold as the
+ *   page was recorded (not followed: nofollow, a crawl that does not follow links; filtered, over the
+ *   URL limit) is kept in the record by its text. When its target is admitted later (a sitemap lists
+ *   it, another page links to it), the link counts from then on: pages holding such links are kept by
+ *   the hash of the target's uniqueKey (PagesByHash) and read back and compared by key on admission, so
+ *   the counts do not depend on which came first. Links to URLs the crawl's filter refuses are not
+ *   kept: those can never be held.
  * - A page's first LINKS record counts; a later one of the same page (fetched again) is ignored, in
  *   the counts and in the link lists (runtime links()), so resume never counts a page twice.
  * - Click depth: the fewest clicks from a `start` URL (depth 0), along links that are not nofollow
@@ -23,6 +27,7 @@
  *   the shortest paths whatever order pages came in. A URL reached only through sitemaps has none.
  */
 import { column, ensureCapacity, tryUniqueKey } from '../../engine/index.js';
+import { hashKey } from '../audit/key-hash.js';
 import { LINK_EXTERNAL, LINK_NOFOLLOW, REC_LINKS, linksOf, type LinkTuple } from '../journal/format.js';
 
 /** What the store needs of the crawl's URLs. */
@@ -36,6 +41,8 @@ export interface LinkUrls {
 export class LinkStore {
   /** Reads a journal record back by its offset (the runtime's: file or writer's pending lines). */
   read: (offset: number) => unknown[] | undefined = () => undefined;
+  /** Whether the crawl may yet admit a URL it does not hold (its include/exclude filter); set by the runtime. */
+  mayBeHeld: (url: string) => boolean = () => true;
 
   private inl: Uint32Array | null = null;
   private uniq: Uint32Array | null = null;
@@ -47,6 +54,10 @@ export class LinkStore {
   private depth: Uint32Array | null = null;
   /** Redirect target id + 1; 0: none. Made with the first redirect. */
   private redirect: Int32Array | null = null;
+  /** 1 for a URL with inlinks recorded by its text before it was held (links() must compare keys for it). */
+  private lateIn: Uint8Array | null = null;
+  /** Pages with links to URLs not held when they were recorded, by the hash of the target's uniqueKey. */
+  private readonly textual = new PagesByHash();
   /** `start` URLs (depth 0) while the depth column is not made. */
   private readonly starts = new Set<number>();
   /** The latest RESULT's redirect whose target was not held yet: the crawler admits it right after. */
@@ -95,6 +106,11 @@ export class LinkStore {
     return d === 0 ? undefined : d - 1;
   }
 
+  /** Whether some of URL `id`'s inlinks name it by text: recorded before the crawl held it. */
+  hasTextInlinks(id: number): boolean {
+    return (this.lateIn?.[id] ?? 0) !== 0;
+  }
+
   /** Journal offset of page `id`'s LINKS record (the one counted), or -1. */
   linksOffset(id: number): number {
     return (this.linksAt?.[id] ?? 0) - 1;
@@ -103,8 +119,8 @@ export class LinkStore {
   /** Bytes held by the columns. */
   allocatedBytes(): number {
     let n = 0;
-    for (const a of [this.inl, this.uniq, this.outInt, this.outExt, this.linksAt, this.depth, this.redirect]) n += a?.byteLength ?? 0;
-    return n;
+    for (const a of [this.inl, this.uniq, this.outInt, this.outExt, this.linksAt, this.depth, this.redirect, this.lateIn]) n += a?.byteLength ?? 0;
+    return n + this.textual.bytes();
   }
 
   // ---------------------------------------------------------------- records (live and replay)
@@ -116,7 +132,48 @@ export class LinkStore {
       this.pendingRedirect = null;
       this.setRedirect(p.from, id);
     }
+    if (this.textual.size !== 0) this.textLinksTo(id, uniqueKey);
     if (start) this.start(id);
+  }
+
+  /**
+   * Counts the links recorded by text that name URL `id`, just admitted: the pages kept under its key's
+   * hash are read back, and their links whose text has its key counted (and followed for click depth,
+   * unless nofollow). A page is kept while it holds a link to another key of the same hash.
+   */
+  private textLinksTo(id: number, key: string): void {
+    const h = hashKey(key);
+    this.textual.take(h, (page) => {
+      const off = this.linksOffset(page);
+      const rec = off < 0 ? undefined : this.read(off);
+      if (!rec || rec[0] !== REC_LINKS) return true;
+      let n = 0;
+      let follow = false;
+      let other = false;
+      for (const t of linksOf(rec)) {
+        if (!Array.isArray(t) || typeof t[0] !== 'string') continue;
+        const k = tryUniqueKey(t[0]);
+        if (k === key) {
+          n++;
+          if (((t[2] ?? 0) & LINK_NOFOLLOW) === 0) follow = true;
+        } else if (k !== null && hashKey(k) === h) other = true;
+      }
+      if (n > 0) {
+        this.grow(Math.max(this.urls.count(), id + 1));
+        this.inl![id]! += n;
+        this.uniq![id]!++;
+        this.markTextInlinks(id);
+        const d = this.clickDepth(page);
+        if (follow && d !== undefined) this.improve(id, d + 1);
+      }
+      return !other;
+    });
+    this.drain();
+  }
+
+  private markTextInlinks(id: number): void {
+    this.lateIn = ensureCapacity(this.lateIn ?? column(Uint8Array), Math.max(this.urls.count(), id + 1));
+    this.lateIn[id] = 1;
   }
 
   /** URL `id` is a start URL (admitted as one, or found again as one): depth 0. */
@@ -154,11 +211,30 @@ export class LinkStore {
     let external = 0;
     const seen = this.seen;
     seen.clear();
+    let kept: Set<number> | null = null;
     for (const t of links) {
       if (!Array.isArray(t)) continue;
       if (((t[2] ?? 0) & LINK_EXTERNAL) !== 0) external++;
       else internal++;
-      const to = t[0];
+      let to = t[0];
+      if (typeof to === 'string') {
+        // Not held as the page was recorded: kept, to be counted if the crawl comes to hold it.
+        const key = this.mayBeHeld(to) ? tryUniqueKey(to) : null;
+        if (key === null) continue;
+        const held = this.urls.idOf(key);
+        if (held === undefined) {
+          const h = hashKey(key);
+          kept ??= new Set();
+          if (!kept.has(h)) {
+            kept.add(h);
+            this.textual.add(h, id);
+          }
+          continue;
+        }
+        // Held by now (a journal replayed with its records renumbered): counted as links() will list it.
+        to = held;
+        this.markTextInlinks(held);
+      }
       if (typeof to !== 'number' || to === id || !(to >= 0 && to < count)) continue;
       this.inl![to]!++;
       if (!seen.has(to)) {
@@ -210,7 +286,14 @@ export class LinkStore {
     const count = this.urls.count();
     for (const t of links) {
       if (!Array.isArray(t)) continue;
-      const to = t[0];
+      let to = t[0];
+      if (typeof to === 'string') {
+        // Named by text as the page was recorded: a link still, once the crawl holds its target.
+        const key = tryUniqueKey(to);
+        const held = key === null ? undefined : this.urls.idOf(key);
+        if (held === undefined) continue;
+        to = held;
+      }
       if (typeof to !== 'number' || to === id || !(to >= 0 && to < count)) continue;
       // An off-site target is one click away as any (it is not fetched, so the path ends there).
       if (((t[2] ?? 0) & LINK_NOFOLLOW) !== 0) continue;
@@ -255,5 +338,39 @@ export class LinkStore {
     this.outInt = ensureCapacity(this.outInt ?? column(Uint32Array), need);
     this.outExt = ensureCapacity(this.outExt ?? column(Uint32Array), need);
     this.linksAt = ensureCapacity(this.linksAt ?? column(Float64Array), need);
+  }
+}
+
+/**
+ * Page ids by a 32-bit hash, each page once per hash: the pages whose links name a URL not held yet.
+ * A hash only finds candidates; the caller compares keys. Plain arrays: a link on every page (a
+ * nofollow "log in" in the header) is one id per page, 8 bytes.
+ */
+class PagesByHash {
+  private readonly lists = new Map<number, number[]>();
+  /** Pages held, over all hashes. */
+  size = 0;
+
+  add(h: number, page: number): void {
+    const l = this.lists.get(h);
+    if (l === undefined) this.lists.set(h, [page]);
+    else l.push(page);
+    this.size++;
+  }
+
+  /** Calls `done` for each page kept under `h`, dropping those it says are done with. */
+  take(h: number, done: (page: number) => boolean): void {
+    const l = this.lists.get(h);
+    if (l === undefined) return;
+    let w = 0;
+    for (let r = 0; r < l.length; r++) if (!done(l[r]!)) l[w++] = l[r]!;
+    this.size -= l.length - w;
+    if (w === 0) this.lists.delete(h);
+    else l.length = w;
+  }
+
+  /** Bytes held, about: the ids and a map entry per hash. */
+  bytes(): number {
+    return this.size * 8 + this.lists.size * 48;
   }
 }
