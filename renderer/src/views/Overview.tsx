@@ -266,15 +266,21 @@ function Measured({ children }: { children: (width: number) => ReactNode }) {
 /** While a crawl runs its page figures are asked for at most this often. */
 const STATS_REFRESH_MS = 2000;
 
-/** The crawl's page figures (getPageStats), reloaded as a live crawl moves on, at most every STATS_REFRESH_MS. */
+/**
+ * The crawl's page figures (getPageStats), reloaded as a live crawl moves on, at most every
+ * STATS_REFRESH_MS; at once when its status changes (a finished crawl shows its final figures).
+ */
 function usePageStats(crawl: CrawlSummary): { stats: PageStats | null; error: string | null } {
   const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
   const [stats, setStats] = useState<{ id: string; stats: PageStats } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const last = useRef(0);
+  const lastStatus = useRef(crawl.status);
   const [tick, setTick] = useState(0);
   useEffect(() => {
-    const wait = last.current + STATS_REFRESH_MS - Date.now();
+    const statusChanged = lastStatus.current !== crawl.status;
+    lastStatus.current = crawl.status;
+    const wait = statusChanged ? 0 : last.current + STATS_REFRESH_MS - Date.now();
     if (wait > 0) {
       // Too soon: once, a little later, so the last change of a crawl is never missed.
       const t = setTimeout(() => setTick((n) => n + 1), wait);
