@@ -60,6 +60,8 @@ test('pause, restart the server process, resume from the window', { skip: skip ?
   assert.equal(await counter(b.page, 'fetched'), before.fetched, 'counts come back from disk');
   assert.equal(await counter(b.page, 'discovered'), before.discovered);
   assert.equal(site.log.length, hitsAtPause, 'nothing fetched while the crawl was paused');
+  // The Issues tab counts the reopened crawl's audit before the Issues view is ever opened.
+  await waitFor('the issue count on its tab', () => b.page.locator('[data-testid=tab-count-issues]').count(), 10_000);
   await screenshot(b.page, 'restart-paused');
   await b.page.click('[data-testid=sidebar-resume]');
   await waitFor('the crawl to finish', async () => (await item.getAttribute('data-status')) === 'finished', 120_000, 250);

@@ -16,17 +16,13 @@ import { exportCsv, exportLinks, getApi, loadFindings, showFinding, useApp } fro
 /** Sitemaps listed inline under a sitemap finding (the rest are counted). */
 const SITEMAPS_SHOWN = 50;
 
-/**
- * The crawl's findings, loaded and reloaded as a live crawl moves on. `always: false` loads only a
- * running crawl (the service has it in memory anyway) or keeps fresh what was loaded before.
- */
-export function useFindings(crawl: CrawlSummary, always = true) {
+/** The crawl's findings, loaded and reloaded as a live crawl moves on. */
+export function useFindings(crawl: CrawlSummary) {
   const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
   const state = useApp((s) => s.byCrawl[crawl.id]?.findings);
-  const load = always || crawl.status === 'running' || !!state?.list;
   useEffect(() => {
-    if (load) void loadFindings(crawl.id);
-  }, [crawl.id, version, crawl.status, load]);
+    void loadFindings(crawl.id);
+  }, [crawl.id, version, crawl.status]);
   return state;
 }
 

@@ -267,8 +267,9 @@ const TABS: { id: Tab; label: string; icon: Parameters<typeof Icon>[0]['name'] }
 
 export function Tabs({ crawl }: { crawl: CrawlSummary }) {
   const tab = useApp((s) => s.tab);
-  // A running crawl is loaded by the service anyway: its issue count stays live. Others load with the Issues view.
-  const findings = useFindings(crawl, false);
+  // The tab's count, and the findings' titles the other views show: loaded with the crawl (its Overview opens
+  // it and waits for its audit anyway), live while it runs.
+  const findings = useFindings(crawl);
   const issues = issueSummary(findings?.list);
   const c = crawl.counters;
   const counts: Record<Tab, number | null> = {
