@@ -14,9 +14,9 @@ const COLUMNS: Column[] = [
   { id: 'name', label: 'Sitemap', width: 228, grow: true },
   { id: 'type', label: 'Type', width: 80 },
   { id: 'http', label: 'HTTP', width: 54, align: 'right' },
-  { id: 'urls', label: 'URLs', width: 84, align: 'right', title: 'URL entries read, or child sitemaps listed by an index' },
+  { id: 'urls', label: 'URLs', width: 84, align: 'right', title: 'URL entries read (a URL written twice counts twice), or child sitemaps listed by an index' },
   { id: 'size', label: 'Size', width: 90, align: 'right', title: 'Inflated size; hover for the bytes on the wire' },
-  { id: 'gzip', label: 'Gzip', width: 46, align: 'center' },
+  { id: 'gzip', label: 'Gzip', width: 58, align: 'center' },
   { id: 'lastmod', label: 'Lastmod', width: 96, title: "The index's <lastmod> for this sitemap" },
   { id: 'problems', label: 'Problems', width: 130 },
   {
@@ -133,7 +133,7 @@ export function SitemapTree({ crawl }: { crawl: CrawlSummary }) {
       </span>,
       <Problems node={n} count={probs} />,
       <Trust node={n} />,
-      <AuditBadge node={n} />,
+      <AuditBadge crawlId={crawl.id} node={n} />,
     ];
   };
 
@@ -216,23 +216,25 @@ function Trust({ node }: { node: SitemapNode }) {
 }
 
 /** The node's audit findings as one badge: their sum, coloured by the worst; the list in the tooltip. */
-function AuditBadge({ node }: { node: SitemapNode }) {
+function AuditBadge({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
+  const titles = useApp((s) => s.byCrawl[crawlId]?.findings?.list);
   const sum = badgeSummary(node.findings);
   if (!sum) return <span className="muted">—</span>;
+  const titleOf = (code: string) => titles?.find((f) => f.code === code)?.title ?? code;
   return (
     <span
       className={`badge ${SEVERITY_TONE[sum.worst]}`}
       data-testid="node-issues"
       data-total={sum.total}
       data-severity={sum.worst}
-      title={node.findings!.map((f) => `${f.code}: ${f.count}`).join('\n')}
+      title={node.findings!.map((f) => `${titleOf(f.code)}: ${formatCount(f.count)}`).join('\n')}
     >
       {formatCount(sum.total)}
     </span>
   );
 }
 
-/** The node panel's list of audit findings, with their titles once the Issues view has loaded them. */
+/** The node panel's list of audit findings, with their titles once the findings are loaded (the tabs load them). */
 function NodeFindings({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
   const titles = useApp((s) => s.byCrawl[crawlId]?.findings?.list);
   if (!node.findings?.length) return null;
@@ -303,8 +305,14 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
         </div>
         <div className="node-panel-actions">
           {node.type !== 'robots' && node.type !== 'sitemapindex' && (
-            <button type="button" className="btn btn-primary btn-small" onClick={() => setTab('urls')} data-testid="show-node-urls">
-              Show its {formatCount(node.urlCount)} URLs
+            <button
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => setTab('urls')}
+              data-testid="show-node-urls"
+              title="The URL table, narrowed to the distinct URLs this sitemap lists (a URL written twice is one row)"
+            >
+              Show its URLs
             </button>
           )}
           <button type="button" className="icon-btn" onClick={() => selectNode(crawlId, null)} aria-label="Clear the selection">
@@ -319,8 +327,8 @@ function NodePanel({ crawlId, node }: { crawlId: string; node: SitemapNode }) {
         <span>
           HTTP <HttpStatus status={node.httpStatus} />
         </span>
-        <span>
-          {node.type === 'sitemapindex' ? 'Sitemaps' : 'URLs'}{' '}
+        <span title={node.type === 'sitemapindex' ? undefined : 'URL entries read: a URL written twice counts twice'}>
+          {node.type === 'sitemapindex' ? 'Sitemaps' : 'URL entries'}{' '}
           <strong className="num">{formatCount(node.type === 'sitemapindex' ? node.childCount : node.urlCount)}</strong>
         </span>
         <span>
