@@ -16,10 +16,10 @@ const COLUMNS: Column[] = [
   { id: 'message', label: 'Reason', width: 300, grow: true },
 ];
 
-/** The answers the view counts beside the crawl's own failures: class, label, status range. */
+/** The answers the view counts beside the crawl's own failures: class, label (one, more), status range. */
 const STATUS_CHIPS = [
-  ['4xx', 'client errors (4xx)', '400–499'],
-  ['5xx', 'server errors (5xx)', '500–599'],
+  ['4xx', ['client error (4xx)', 'client errors (4xx)'], '400–499'],
+  ['5xx', ['server error (5xx)', 'server errors (5xx)'], '500–599'],
 ] as const;
 
 export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
@@ -57,13 +57,13 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
     <div className="errors">
       <div className="errors-summary">
         <button type="button" className="summary-chip" onClick={() => drill(['error'])} disabled={c.errors === 0}>
-          <span className="summary-num num text-error">{formatCount(c.errors)}</span> URLs failed
+          <span className="summary-num num text-error">{formatCount(c.errors)}</span> {c.errors === 1 ? 'URL' : 'URLs'} failed
         </button>
         <button type="button" className="summary-chip" onClick={() => drill(['blocked'])} disabled={c.blocked === 0}>
           <span className="summary-num num text-warn">{formatCount(c.blocked)}</span> blocked by robots.txt
         </button>
         <span className="summary-chip static">
-          <span className="summary-num num text-error">{formatCount(c.sitemaps.failed)}</span> sitemaps failed
+          <span className="summary-num num text-error">{formatCount(c.sitemaps.failed)}</span> {c.sitemaps.failed === 1 ? 'sitemap' : 'sitemaps'} failed
         </span>
         {/* Answers, not failures of the crawl: listed here too, as an analyst looks for them here. */}
         {STATUS_CHIPS.map(([cls, label, range]) => (
@@ -76,7 +76,7 @@ export function ErrorsView({ crawl }: { crawl: CrawlSummary }) {
             data-testid={`errors-${cls}`}
             title={`URLs that answered ${range}: open them in the URL table`}
           >
-            <span className="summary-num num text-error">{formatCount(c.byStatusClass[cls])}</span> {label}
+            <span className="summary-num num text-error">{formatCount(c.byStatusClass[cls])}</span> {label[c.byStatusClass[cls] === 1 ? 0 : 1]}
           </button>
         ))}
         <span className="filterbar-count num" data-testid="log-count">
