@@ -104,10 +104,10 @@ describe('BaseIndex', () => {
         { url: `${O}/elsewhere`, anchor: '', nofollow: true },
       ]);
       assert.deepEqual(kept.references, [`${O}/next`]);
-      // Per URL: state, status, the first listing's lastmod.
+      // Per URL: state, status, its listings' latest lastmod (listed 2024-02-01, then twice 2024-02-02).
       const p1 = ix.idOf(`${O}/p1`)!;
       assert.equal(ix.statusOf(p1), 500);
-      assert.equal(ix.lastmodOf(p1), Date.UTC(2024, 1, 1) / 1000);
+      assert.equal(ix.lastmodOf(p1), Date.UTC(2024, 1, 2) / 1000);
       assert.equal(ix.lastmodOf(home), 0, 'listed without a lastmod');
       assert.equal(ix.lastmodOf(ix.idOf(`${O}/next`)!), undefined, 'never listed');
       // Sitemaps: A's listings in order (the DUPS as two), not B's, then no children; the index's children.

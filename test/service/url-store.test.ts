@@ -27,7 +27,7 @@ test('UrlStore keeps journal offsets past 4 GiB exactly, the first sitemap entry
   assert.throws(() => s.result(2, ST_DONE, 200, undefined, 2 ** 40), /past 1 TiB/);
 });
 
-test('UrlStore reads each lastmod, any spelling: a W3C Datetime, else what Date.parse reads', () => {
+test('UrlStore reads each lastmod, any spelling; a URL listed again shows the entry with the latest', () => {
   const s = new UrlStore();
   s.admit(0, 'sitemap', true, 0, 0, 10, '2024-01-02T00:00:07Z');
   s.admit(1, 'sitemap', true, 0, 0, 20, '2024-01-02');
@@ -42,8 +42,17 @@ test('UrlStore reads each lastmod, any spelling: a W3C Datetime, else what Date.
   s.admit(5, 'link', false, 1, -1, -1, undefined);
   s.listing(5, 1, 60, '2024-03-04');
   assert.equal(s.lastmodOf(5), Date.UTC(2024, 2, 4) / 1000, 'a later listing gives its first entry');
+  assert.equal(s.entryOffset(5), 60);
   s.listing(5, 2, 70, '2025-01-01');
-  assert.equal(s.lastmodOf(5), Date.UTC(2024, 2, 4) / 1000, 'only the first entry counts');
+  assert.deepEqual([s.lastmodOf(5), s.entryOffset(5)], [Date.UTC(2025, 0, 1) / 1000, 70], 'a later lastmod: its entry is the one shown');
+  s.listing(5, 3, 80, '2024-12-31');
+  s.listing(5, 3, 90, undefined);
+  s.listing(5, 3, 100, 'someday');
+  assert.deepEqual([s.lastmodOf(5), s.entryOffset(5)], [Date.UTC(2025, 0, 1) / 1000, 70], 'an earlier, missing or unreadable one does not replace it');
+  // Written first without a lastmod, then with one: the one with the date is shown (the audit judges it).
+  s.admit(6, 'sitemap', true, 0, 0, 110, undefined);
+  s.listing(6, 0, 120, '2024-06-18');
+  assert.deepEqual([s.lastmodOf(6), s.entryOffset(6)], [Date.UTC(2024, 5, 18) / 1000, 120]);
 });
 
 test('UrlStore grows its result columns only as results come, and reads no result as none', () => {

@@ -53,14 +53,14 @@ export class UrlStore {
    */
   private status = column(Uint16Array);
   /**
-   * The first sitemap entry's lastmod in whole seconds since 1970 (UTC), clamped to 1 … 2^32-1;
-   * 0 = absent or unparsable. Only sorting reads it (rows show the entry's own text), and seconds
+   * The lastmod of the URL's entry (see listing: its latest) in whole seconds since 1970 (UTC), clamped
+   * to 1 … 2^32-1; 0 = absent or unparsable. Only sorting reads it (rows show the entry's own text), and seconds
    * sort as well as milliseconds at half the bytes. Read it with lastmodOf().
    */
   private lastmodSec = column(Uint32Array);
   /**
-   * Journal offsets of the record holding the URL's first sitemap entry, and of its latest RESULT
-   * record (see OffsetColumn). Read them with entryOffset() and resultOffset().
+   * Journal offsets of the record holding the URL's sitemap entry (its first listing's, or the one with
+   * the latest lastmod), and of its latest RESULT record (see OffsetColumn). Read them with entryOffset() and resultOffset().
    */
   private readonly entries = new OffsetColumn();
   private readonly results = new OffsetColumn();
@@ -102,9 +102,14 @@ export class UrlStore {
       if (!more) this.smMore.set(id, [ref]);
       else if (!more.includes(ref)) more.push(ref);
     }
-    if (!this.entries.has(id) && entryOffset >= 0) {
-      this.entries.set(id, entryOffset);
-      if (lastmod !== undefined) this.lastmodSec[id] = lastmodSeconds(parseLastmod(lastmod));
+    if (entryOffset >= 0) {
+      // The entry a row shows: the first listing's, or a later one whose lastmod is later, as the audit
+      // judges a URL on its latest lastmod (a URL written twice, the first time without one).
+      const sec = lastmod === undefined ? 0 : lastmodSeconds(parseLastmod(lastmod));
+      if (!this.entries.has(id) || sec > this.lastmodSec[id]!) {
+        this.entries.set(id, entryOffset);
+        this.lastmodSec[id] = sec;
+      }
     }
     this.version++;
   }

@@ -1,7 +1,7 @@
 /**
  * BaseIndex: what a recrawl needs of its base (old) crawl, read from the base's journal in one pass
  * and kept in typed columns keyed by the base's URL ids (no object per URL): per URL its state, its
- * status, where its latest RESULT and its LINKS record are, and its first sitemap lastmod; per sitemap
+ * status, where its latest RESULT and its LINKS record are, and its latest sitemap lastmod; per sitemap
  * its latest node (ETag, Last-Modified, the lastmod its index gave it) and where its listings are in
  * the journal (the ADMIT/DUP/DUPS records whose `from` is that sitemap), so they can be handed out again.
  *
@@ -62,7 +62,7 @@ export const B_BLOCKED = 3;
 export const B_LISTED = 4;
 
 const RESULT_STATE = [undefined, 'done', 'error', 'blocked'] as const;
-/** flags: the URL was listed by a sitemap (its lastmod column is its first listing's). */
+/** flags: the URL was listed by a sitemap (its lastmod column is its listings' latest). */
 const F_LISTED = 1;
 /** Listings read back per batch when a sitemap is carried over. */
 const ITEM_BATCH = 256;
@@ -141,7 +141,7 @@ export class BaseIndex {
     return this.status[id] ?? 0;
   }
 
-  /** Its first sitemap listing's lastmod in seconds (0: none or unparsable); undefined when no sitemap listed it. */
+  /** Its listings' latest lastmod in seconds (0: none or unparsable); undefined when no sitemap listed it. */
   lastmodOf(id: number): number | undefined {
     return (this.flags[id]! & F_LISTED) !== 0 ? this.lastmodSec[id]! : undefined;
   }
@@ -352,10 +352,10 @@ export class BaseIndex {
 
   private listing(id: number, ref: number, offset: number, lastmod: unknown): void {
     this.facts.listing(id, typeof lastmod === 'string' ? lastmod : undefined);
-    if ((this.flags[id]! & F_LISTED) === 0) {
-      this.flags[id]! |= F_LISTED;
-      if (typeof lastmod === 'string') this.lastmodSec[id] = lastmodSeconds(parseLastmod(lastmod));
-    }
+    this.flags[id]! |= F_LISTED;
+    // The latest of its listings' lastmods, as the crawl's own URL store keeps it.
+    const sec = typeof lastmod === 'string' ? lastmodSeconds(parseLastmod(lastmod)) : 0;
+    if (sec > this.lastmodSec[id]!) this.lastmodSec[id] = sec;
     const span = this.spans.get(ref);
     if (span) span.last = offset;
     else this.spans.set(ref, { first: offset, last: offset });

@@ -15,7 +15,7 @@ import { B_DONE, type BaseIndex } from './base-index.js';
 export interface RecrawlBaseOptions {
   index: BaseIndex;
   changedOnly: boolean;
-  /** The new crawl's first sitemap lastmod of a URL in seconds (0: unparsable); undefined when no sitemap listed it yet. */
+  /** The new crawl's latest sitemap lastmod of a URL so far in seconds (0: unparsable); undefined when no sitemap listed it yet. */
   lastmodOf(uniqueKey: string): number | undefined;
 }
 
