@@ -65,7 +65,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
     { key: 'done', label: 'Fetched', value: c.fetched, tone: 'tone-2xx', onClick: drill({ states: ['done'] }) },
     { key: 'listed', label: 'Listed only', value: c.listed, tone: 'tone-listed', onClick: drill({ states: ['listed'] }) },
     { key: 'blocked', label: 'Blocked', value: c.blocked, tone: 'tone-blocked', onClick: drill({ states: ['blocked'] }) },
-    { key: 'error', label: 'Errors', value: c.errors, tone: 'tone-5xx', onClick: drill({ states: ['error'] }) },
+    { key: 'error', label: 'Fetch failed', value: c.errors, tone: 'tone-5xx', onClick: drill({ states: ['error'] }) },
   ];
 
   return (
@@ -93,8 +93,8 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
           <Stat label="Fetched" value={c.fetched} testid="stat-fetched" />
           <Stat label="Listed only" value={c.listed} testid="stat-listed" />
           <Stat label="Blocked" value={c.blocked} testid="stat-blocked" tone={c.blocked ? 'warn' : undefined} />
-          <Stat label="Errors" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
-          <Stat label="Duplicates" sub="absorbed by dedup" value={c.duplicates} testid="stat-duplicates" />
+          <Stat label="Fetch failed" sub="no answer: timeout, reset…" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
+          <Stat label="Duplicates" sub="found again, counted once" value={c.duplicates} testid="stat-duplicates" />
           <div className="stat">
             <div className="stat-label">Rate</div>
             <div className="stat-value num" data-testid="stat-rate">

@@ -277,7 +277,8 @@ export function Tabs({ crawl }: { crawl: CrawlSummary }) {
     urls: c.discovered,
     sitemaps: c.sitemaps.total,
     issues: findings?.list ? issues.count : null,
-    errors: c.errors + c.sitemaps.failed,
+    // What the Errors view lists: fetches that failed, sitemaps that failed, and 4xx and 5xx answers.
+    errors: c.errors + c.sitemaps.failed + c.byStatusClass['4xx'] + c.byStatusClass['5xx'],
   };
   const tone = (t: Tab) =>
     t === 'errors' && counts.errors! > 0
