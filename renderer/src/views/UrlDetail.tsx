@@ -226,7 +226,7 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
         <Kv k="Last-Modified" v={d.lastModified} mono />
         <Kv k="ETag" v={d.etag} mono />
         <Kv k="Fetched at" v={r.fetchedAt ? formatDateTime(r.fetchedAt) : undefined} />
-        <Kv k="Depth" v={String(d.depth)} note="where first found" />
+        <Kv k="Discovery depth" v={String(d.depth)} note="hops on the path it was first found by" />
         <Kv
           k="Click depth"
           v={d.clickDepth !== undefined ? String(d.clickDepth) : d.inlinks !== undefined ? 'none' : undefined}

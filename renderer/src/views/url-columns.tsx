@@ -91,7 +91,7 @@ export const URL_COLUMNS: UrlColumn[] = [
     width: 66,
     shown: true,
     align: 'right',
-    description: 'Link depth from the start URL where it was first found (sitemap entries: 0)',
+    description: 'Discovery depth: hops on the path by which it was first found (the start URL and sitemap entries: 0); Click depth is the fewest clicks',
     cell: (r) => <span className="num">{r.depth}</span>,
   },
   {
