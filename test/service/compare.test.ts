@@ -15,6 +15,7 @@ import { MAX_PAGE, type CompareFilter, type CompareQuery, type CompareRow, type 
 import { CompareSummarySchema, ComparePageSchema } from '../../shared/contract.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { COMPARE_CSV_COLUMNS } from '../../electron/service/compare/comparisons.js';
+import { differences, fieldsOf, type SideValues } from '../../electron/service/compare/side.js';
 import { REAL_FINDING_CODES, startRealSite, type RealExpected, type RealSite } from '../fixtures/real-site/site.js';
 import { CHANGES, changedRealSite } from '../fixtures/real-site/changed.js';
 import { FEED_ITEMS, FEED_PATH, buildRealSite } from '../fixtures/real-site/spec.js';
@@ -468,4 +469,16 @@ describe('a sitemap finding across two crawls: its rows are sitemaps', TIMEOUT, 
       await site.close();
     }
   });
+});
+
+test('lastmods compare as instants: a date and its midnight UTC are one, another zone or time is a change', () => {
+  const side = (lastmod?: string): SideValues => ({ id: 0, state: 'done', source: 'sitemap', inSitemaps: [], hreflang: [], ...(lastmod ? { lastmod } : {}) });
+  const changed = (a?: string, b?: string) => fieldsOf(differences(side(a), side(b)));
+  assert.deepEqual(changed('2024-01-01', '2024-01-01T00:00:00Z'), []);
+  assert.deepEqual(changed('2024-01-01T10:00:00+02:00', '2024-01-01T08:00:00Z'), []);
+  assert.deepEqual(changed('2024-01-01', '2024-01-01T00:00:00+01:00'), ['lastmod']);
+  assert.deepEqual(changed('2024-01-01', '2024-01-02'), ['lastmod']);
+  assert.deepEqual(changed('2024-01-01', undefined), ['lastmod']);
+  assert.deepEqual(changed('yesterday', 'yesterday'), [], 'text that is no date: as written');
+  assert.deepEqual(changed('yesterday', 'Yesterday'), ['lastmod']);
 });

@@ -7,6 +7,7 @@
 import type { CompareField, CompareSide, HreflangAlternate, SitemapUrlEntry, UrlResult } from '../../../shared/model.js';
 import { COMPARE_FIELDS } from '../../../shared/model.js';
 import type { CrawlData } from '../data/crawl-data.js';
+import { w3cDatetimeMs } from '../../engine/index.js';
 import { STATE_NAMES } from '../data/url-store.js';
 import { indexabilityOf } from '../audit/indexability.js';
 import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, REC_DUPS, REC_RESULT, RESULT_STATES, SOURCES, decodeEntry } from '../journal/format.js';
@@ -149,9 +150,21 @@ export function differences(a: SideValues, b: SideValues): number {
   for (let i = 0; i < COMPARE_FIELDS.length; i++) {
     const f = COMPARE_FIELDS[i]!;
     if (f === 'content' && (a.content === undefined || b.content === undefined)) continue;
-    if (fieldText(a, f) !== fieldText(b, f)) mask |= 1 << i;
+    if (f === 'lastmod' ? !sameLastmod(a.lastmod, b.lastmod) : fieldText(a, f) !== fieldText(b, f)) mask |= 1 << i;
   }
   return mask;
+}
+
+/**
+ * Whether two lastmods name the same instant (2024-01-01 and 2024-01-01T00:00:00Z do, as the audit reads
+ * them: a date is midnight UTC); text that is no W3C Datetime is compared as written.
+ */
+export function sameLastmod(a: string | undefined, b: string | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const ma = w3cDatetimeMs(a);
+  const mb = w3cDatetimeMs(b);
+  return !Number.isNaN(ma) && ma === mb;
 }
 
 /** The field names of a mask, in COMPARE_FIELDS order. */
