@@ -93,8 +93,8 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
           <Stat label="Fetched" value={c.fetched} testid="stat-fetched" />
           <Stat label="Listed only" value={c.listed} testid="stat-listed" />
           <Stat label="Blocked" value={c.blocked} testid="stat-blocked" tone={c.blocked ? 'warn' : undefined} />
-          <Stat label="Fetch failed" sub="no answer: timeout, reset…" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
-          <Stat label="Duplicates" sub="found again, counted once" value={c.duplicates} testid="stat-duplicates" />
+          <Stat label="Fetch failed" sub="no answer" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
+          <Stat label="Duplicates" sub="counted once" value={c.duplicates} testid="stat-duplicates" />
           <div className="stat">
             <div className="stat-label">Rate</div>
             <div className="stat-value num" data-testid="stat-rate">
@@ -331,7 +331,11 @@ function PageStatsCards({ crawl }: { crawl: CrawlSummary }) {
       <div className="card chart-card wide" data-testid="depth-card">
         <div className="card-head">
           <span className="card-title">URLs by click depth</span>
-          <span className="muted small">fewest link clicks from the start URL · click a bar to list its URLs</span>
+          <span className="muted small" data-testid="depth-note">
+            {crawl.status === 'running' || crawl.status === 'paused'
+              ? 'so far: depths settle as pages are read · click a bar to list its URLs'
+              : 'fewest link clicks from the start URL · click a bar to list its URLs'}
+          </span>
         </div>
         {error && !stats ? (
           placeholder(`Could not read the page figures: ${error}`)
