@@ -60,7 +60,7 @@ import type {
 import { createAudit, findingDefinition } from './audit/crawl-audit.js';
 import type { PreviousCrawlLookup } from './audit/types.js';
 import { rebuildAudit } from './audit/rebuild.js';
-import { CrawlData } from './data/crawl-data.js';
+import { CrawlData, type RobotsAnswer } from './data/crawl-data.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog/catalog.js';
 import {
@@ -70,6 +70,7 @@ import {
   REC_ADMIT,
   REC_LINKS,
   REC_RESULT,
+  REC_ROBOTS,
   admitFits,
   admitSource,
   encodeAdmit,
@@ -80,6 +81,7 @@ import {
   linkTuple,
   linksOf,
   type LinkTuple,
+  type RobotsRef,
 } from './journal/format.js';
 import { RecordReader, replayJournal, replayJournalSync, type BatchReplayer, type ReplayStats } from './journal/reader.js';
 import { describeLoss, isDamaged, type SalvageStats } from './journal/salvage.js';
@@ -192,6 +194,8 @@ export class CrawlRuntime {
   private eventsSinceCp = 0;
   private lastCpAt = 0;
   private lastCpJson = '';
+  /** The last checkpoint as written (robots.txt answers by reference): what the catalog keeps. */
+  private lastCp: CrawlerCheckpoint | null = null;
   private microQueued = false;
 
   // progress
@@ -282,7 +286,11 @@ export class CrawlRuntime {
   private afterReplay(stats: ReplayStats): void {
     this.replayStats = stats;
     this.committedLength = stats.committedLength;
-    if (this.data.checkpoint) this.lastCpJson = JSON.stringify(this.data.checkpoint);
+    if (this.data.checkpoint) {
+      // As the journal holds it: its robots.txt answers by reference.
+      this.lastCp = this.leanCheckpoint(this.data.checkpoint).cp;
+      this.lastCpJson = JSON.stringify(this.lastCp);
+    }
     this.startAuditRebuild();
   }
 
@@ -456,7 +464,7 @@ export class CrawlRuntime {
   async durableCheckpoint(): Promise<StoredCheckpoint | null> {
     if (!this.writer) return null;
     this.flush(this.runPromise ? 'macro' : 'final', true);
-    const cp = this.data.checkpoint;
+    const cp = this.lastCp;
     if (this.writeError || !cp) return null;
     const offset = this.data.checkpointOffset;
     const position = this.writer.durableLength;
@@ -717,8 +725,14 @@ export class CrawlRuntime {
     if (this.crawler && mode !== 'micro' && (checkpoint || this.checkpointDue(mode === 'final'))) cp = this.crawler.checkpoint();
     for (const n of this.pendingNodes.values()) w.append('[3,' + JSON.stringify(n) + ']\n');
     this.pendingNodes.clear();
+    let journaled: [string, RobotsAnswer][] = [];
+    let leanCp: CrawlerCheckpoint | null = null;
     if (cp) {
-      cpJson = JSON.stringify(cp);
+      const lean = this.leanCheckpoint(cp);
+      journaled = lean.journaled;
+      leanCp = lean.cp;
+      for (const [origin, answer] of journaled) w.append('[' + REC_ROBOTS + ',' + JSON.stringify(origin) + ',' + JSON.stringify(answer) + ']\n');
+      cpJson = JSON.stringify(lean.cp);
       if (cpJson !== this.lastCpJson || w.pendingLines > 0) cpLine = '[6,' + cpJson + ',' + this.data.ledger.remaining + ']\n';
     }
     if (w.pendingLines === 0 && !cpLine) return true;
@@ -729,15 +743,35 @@ export class CrawlRuntime {
       this.failWrites(err instanceof ServiceError ? err : writeError(this.journalPath, err));
       return false;
     }
+    for (const [origin, answer] of journaled) this.data.robots.set(origin, answer);
     if (cpLine && cp) {
       this.data.checkpointed(cp, before);
       this.lastCpJson = cpJson;
+      this.lastCp = leanCp;
       this.lastCpAt = this.opts.now();
       this.forceCheckpoint = false;
       this.sitemapEventsSinceCp = 0;
       this.eventsSinceCp = 0;
     }
     return true;
+  }
+
+  /**
+   * The checkpoint as the journal keeps it: each robots.txt answer with a body is named by reference
+   * (RobotsRef), its body written once in a ROBOTS record (`journaled`: those this batch must write,
+   * new or changed), so a large robots.txt does not repeat in every checkpoint.
+   */
+  private leanCheckpoint(cp: CrawlerCheckpoint): { cp: CrawlerCheckpoint; journaled: [string, RobotsAnswer][] } {
+    const journaled: [string, RobotsAnswer][] = [];
+    let robots: Record<string, RobotsAnswer | RobotsRef> | null = null;
+    for (const [origin, answer] of Object.entries(cp.robots)) {
+      if (answer.body === undefined) continue;
+      const known = this.data.robots.get(origin);
+      if (!known || known.body !== answer.body || known.status !== answer.status || known.outcome !== answer.outcome) journaled.push([origin, answer]);
+      robots ??= { ...cp.robots };
+      robots[origin] = answer.status === undefined ? { outcome: answer.outcome, j: 1 } : { status: answer.status, outcome: answer.outcome, j: 1 };
+    }
+    return { cp: robots ? { ...cp, robots: robots as CrawlerCheckpoint['robots'] } : cp, journaled };
   }
 
   private checkpointDue(final: boolean): boolean {

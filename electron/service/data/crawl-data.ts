@@ -26,10 +26,12 @@ import {
   REC_LOG,
   REC_NODE,
   REC_RESULT,
+  REC_ROBOTS,
   admittedListed,
   repeatsOf,
   sourceOf,
   type AdmitExtra,
+  type RobotsRef,
 } from '../journal/format.js';
 import { ResumeLedger } from '../journal/resume-ledger.js';
 import { LinkStore } from './links.js';
@@ -37,6 +39,9 @@ import { SitemapTree } from './sitemap-tree.js';
 import { UrlStore, resultStateCode } from './url-store.js';
 
 const RESULT_STATE_BY_CODE = [undefined, 'done', 'error', 'blocked'] as const;
+
+/** A robots.txt answer as a checkpoint holds it. */
+export type RobotsAnswer = CrawlerCheckpoint['robots'][string];
 
 export class CrawlData {
   readonly queue = new MemoryRequestQueue();
@@ -52,6 +57,8 @@ export class CrawlData {
   checkpoint: CrawlerCheckpoint | undefined;
   /** Offset of the latest CHECKPOINT record (-1: none). */
   checkpointOffset = -1;
+  /** The robots.txt answers written as ROBOTS records, by origin (the latest of each). */
+  readonly robots = new Map<string, RobotsAnswer>();
   /**
    * Sitemap nodes changed since the latest checkpoint, each with its version as of it (undefined:
    * new since): a checkpoint holds no tree, a resume takes it from here (checkpointNodes).
@@ -182,8 +189,11 @@ export class CrawlData {
       case REC_FROM:
         this.froms.define(r[1] as number, r[2] as string);
         return;
+      case REC_ROBOTS:
+        if (typeof r[1] === 'string' && r[2] !== null && typeof r[2] === 'object') this.robots.set(r[1], r[2] as RobotsAnswer);
+        return;
       case REC_CHECKPOINT: {
-        this.checkpointed(r[1] as CrawlerCheckpoint, offset);
+        this.checkpointed(this.withRobotsBodies(r[1] as CrawlerCheckpoint), offset);
         this.ledger.coverSitemap(typeof r[2] === 'number' ? r[2] : 0, this.restoreSitemapDup);
         if (this.checkpoint?.seeded) this.ledger.coverStart(this.restoreStartDup);
         return;
@@ -191,6 +201,25 @@ export class CrawlData {
       default:
         return; // END, or a record type from a newer version: nothing to rebuild from it
     }
+  }
+
+  /**
+   * A checkpoint as the journal holds it, with the robots.txt answers it names by reference (RobotsRef)
+   * taken from their ROBOTS records. One whose record was lost (a salvaged journal) is left out: the
+   * resumed crawl fetches that robots.txt again rather than read it as empty.
+   */
+  withRobotsBodies(cp: CrawlerCheckpoint): CrawlerCheckpoint {
+    const robots = cp?.robots as Record<string, RobotsAnswer | RobotsRef> | undefined;
+    if (!robots || typeof robots !== 'object') return cp;
+    let full: Record<string, RobotsAnswer> | null = null;
+    for (const [origin, saved] of Object.entries(robots)) {
+      if (!saved || (saved as RobotsRef).j !== 1) continue;
+      full ??= { ...(robots as Record<string, RobotsAnswer>) };
+      const answer = this.robots.get(origin);
+      if (answer) full[origin] = answer;
+      else delete full[origin];
+    }
+    return full ? { ...cp, robots: full } : cp;
   }
 
   /** Gives the ledger up: the discoveries it held back go to the queue. */

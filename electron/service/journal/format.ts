@@ -47,6 +47,12 @@
  *                                 their pages have no link data. A link costs its id's digits + 3
  *                                 bytes (`[412],`), + its anchor's JSON + 1 when it has one, + 2 with
  *                                 flags; a target not held costs its URL's JSON instead of the id.
+ *   [10,origin,robots]            ROBOTS: the robots.txt answer of an origin ({status, body, outcome}, the
+ *                                 checkpoint's entry), written once, in the batch of the first
+ *                                 checkpoint that holds it (again if it changes). A checkpoint then
+ *                                 names it as {status, outcome, j: 1} instead of repeating its body (up
+ *                                 to 500 KiB) every few seconds. Journals written before hold the
+ *                                 bodies in each checkpoint, read as ever.
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
@@ -65,6 +71,14 @@ export const REC_CHECKPOINT = 6;
 export const REC_END = 7;
 export const REC_DUPS = 8;
 export const REC_LINKS = 9;
+export const REC_ROBOTS = 10;
+
+/** A checkpoint's robots.txt entry whose answer is in a ROBOTS record: `j` (journaled) instead of its body. */
+export interface RobotsRef {
+  status?: number;
+  outcome: string;
+  j: 1;
+}
 
 export const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
 export const LISTED_FLAG = 4;

@@ -18,7 +18,7 @@
  * records. A crawl resumed after a salvage gets its journal rewritten first (repairJournal), since
  * new records are written with the renumbered ids.
  */
-import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_FROM, REC_LOG, REC_LINKS, REC_NODE, REC_RESULT } from './format.js';
+import { REC_ADMIT, REC_CHECKPOINT, REC_DUP, REC_DUPS, REC_END, REC_FROM, REC_LOG, REC_LINKS, REC_NODE, REC_RESULT, REC_ROBOTS } from './format.js';
 
 /** What a replay lost to damage (journal lines, and the records dropped because they needed them). */
 export interface SalvageStats {
@@ -159,6 +159,8 @@ export class Salvage {
       }
       case REC_CHECKPOINT:
         return isObject(r[1]) && (r[2] === undefined || isInt(r[2])) ? r : this.lose(bytes, offset, line);
+      case REC_ROBOTS:
+        return typeof r[1] === 'string' && isObject(r[2]) ? r : this.lose(bytes, offset, line);
       case REC_END:
         return r.length === 1 ? r : this.lose(bytes, offset, line);
       default:
