@@ -31,7 +31,6 @@ export {
 // The frontier: the queue the service rebuilds a crawl into from its journal, and URL identity.
 export { MemoryRequestQueue } from './frontier/request-queue.js';
 export { inSitemapScope, tryUniqueKey } from './frontier/url.js';
-export { UrlFilter } from './frontier/url-filter.js';
 
 // Sitemaps: the list's checkpoint, the protocol's limits, dates, an entry's compact JSON and a listing's wire form (the journal's).
 export type { SitemapListResume, SitemapRequestListState } from './sitemap/request-list.js';

@@ -40,7 +40,7 @@ import type {
   SitemapUrlEntry,
   UrlResult,
 } from '../../shared/model.js';
-import { tryUniqueKey, UrlFilter } from '../engine/index.js';
+import { tryUniqueKey } from '../engine/index.js';
 import type {
   CrawlerCheckpoint,
   CrawlerHooks,
@@ -61,6 +61,7 @@ import { createAudit, findingDefinition } from './audit/crawl-audit.js';
 import type { PreviousCrawlLookup } from './audit/types.js';
 import { rebuildAudit } from './audit/rebuild.js';
 import { CrawlData, type RobotsAnswer } from './data/crawl-data.js';
+import { MAX_TEXT_LINKS } from './data/links.js';
 import { ServiceError, toCrawlError } from './errors.js';
 import { JOURNAL_FILE, type StoredCheckpoint } from './catalog/catalog.js';
 import {
@@ -208,9 +209,6 @@ export class CrawlRuntime {
     this.linkReader = new RecordReader(this.journalPath, 64 * 1024);
     // A damaged journal replayed without repair keeps the file's ids: a LINKS record read back is renumbered as replayed.
     this.data.links.read = (off) => this.readLinks(this.linkReader, off);
-    // A link to a URL the filter refuses can never become an inlink: the link store keeps no note of it.
-    const filter = new UrlFilter(opts.settings);
-    this.data.links.mayBeHeld = (url) => filter.matches(url);
     this.rows = new Rows(this.data, this.reader);
     this.views = new UrlViews({
       store: this.data.store,
@@ -545,7 +543,7 @@ export class CrawlRuntime {
 
   /** Whether a link's target recorded by text (not held then) is the URL of `key`, by the link store's rule. */
   private textLinkTo(target: unknown, key: string): boolean {
-    return typeof target === 'string' && this.data.links.mayBeHeld(target) && tryUniqueKey(target) === key;
+    return typeof target === 'string' && tryUniqueKey(target) === key;
   }
 
   /** A LINKS record read back by offset, in this crawl's numbering (a damaged journal's replay renumbers). */
@@ -567,7 +565,6 @@ export class CrawlRuntime {
         const row = this.linkRow(from, (fromUrl ??= this.data.queue.get(from)!.url), t);
         // With `to`: the inlinks of those URLs, as links() lists them (held targets, no link to itself).
         if (to && (row.toId === undefined || row.toId === from || !to(row.toId))) continue;
-        if (to && typeof t[0] === 'string' && !this.data.links.mayBeHeld(t[0])) continue;
         yield row;
       }
     }
@@ -757,21 +754,24 @@ export class CrawlRuntime {
   }
 
   /**
-   * The checkpoint as the journal keeps it: each robots.txt answer with a body is named by reference
-   * (RobotsRef), its body written once in a ROBOTS record (`journaled`: those this batch must write,
-   * new or changed), so a large robots.txt does not repeat in every checkpoint.
+   * The checkpoint as the journal keeps it: each robots.txt answer with a body is left out of `robots`
+   * and named in `robotsRefs`, its body written once in a ROBOTS record (`journaled`: those this batch
+   * must write, new or changed), so a large robots.txt does not repeat in every checkpoint.
    */
   private leanCheckpoint(cp: CrawlerCheckpoint): { cp: CrawlerCheckpoint; journaled: [string, RobotsAnswer][] } {
     const journaled: [string, RobotsAnswer][] = [];
-    let robots: Record<string, RobotsAnswer | RobotsRef> | null = null;
+    if (!cp.robots || typeof cp.robots !== 'object') return { cp, journaled };
+    let robots: Record<string, RobotsAnswer> | null = null;
+    const refs: Record<string, RobotsRef> = {};
     for (const [origin, answer] of Object.entries(cp.robots)) {
-      if (answer.body === undefined) continue;
+      if (typeof answer?.body !== 'string') continue;
       const known = this.data.robots.get(origin);
       if (!known || known.body !== answer.body || known.status !== answer.status || known.outcome !== answer.outcome) journaled.push([origin, answer]);
       robots ??= { ...cp.robots };
-      robots[origin] = answer.status === undefined ? { outcome: answer.outcome, j: 1 } : { status: answer.status, outcome: answer.outcome, j: 1 };
+      delete robots[origin];
+      refs[origin] = answer.status === undefined ? { outcome: answer.outcome } : { status: answer.status, outcome: answer.outcome };
     }
-    return { cp: robots ? { ...cp, robots: robots as CrawlerCheckpoint['robots'] } : cp, journaled };
+    return { cp: robots ? ({ ...cp, robots, robotsRefs: refs } as CrawlerCheckpoint) : cp, journaled };
   }
 
   private checkpointDue(final: boolean): boolean {
@@ -996,7 +996,17 @@ export class CrawlRuntime {
       }
       const rec: unknown[] = [REC_LINKS, page.id, tuples];
       const off = this.append(encodeLinks(page.id, tuples));
+      const capped = this.data.links.textLinksCapped;
       this.data.links.apply(rec, off);
+      if (!capped && this.data.links.textLinksCapped) {
+        this.hooks.onLog!({
+          at: this.opts.now(),
+          level: 'warning',
+          code: 'TEXT_LINKS_CAPPED',
+          message: `Over ${MAX_TEXT_LINKS.toLocaleString('en')} links name URLs the crawl did not hold yet (nofollow, or not followed): links of further pages to such URLs are no longer counted as inlinks when the URL is found later.`,
+          url: page.url,
+        });
+      }
       this.noted(false);
     },
 

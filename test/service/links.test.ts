@@ -19,6 +19,7 @@ import { Crawler } from '../../electron/engine/index.js';
 import { createAudit } from '../../electron/service/audit/crawl-audit.js';
 import { CrawlRuntime } from '../../electron/service/crawl-runtime.js';
 import { CrawlData } from '../../electron/service/data/crawl-data.js';
+import { MAX_TEXT_LINKS } from '../../electron/service/data/links.js';
 import { createCrawlService } from '../../electron/service/index.js';
 import { replayJournal } from '../../electron/service/journal/reader.js';
 import { buildSpec, startTestSite } from '../fixtures/site.js';
@@ -634,4 +635,24 @@ test('links to a URL held only after they were recorded: the same counts, lists 
   const want = { counts: [2, 2, 2], inlinks: [2, '/ N nofollow', '/a N from A '], every: ['/ N nofollow', '/a N from A '] };
   assert.deepEqual(await crawl(100, true), want, 'the sitemap first');
   assert.deepEqual(await crawl(0, false), want, 'no sitemaps: / names /n before it is held');
+});
+
+test('LinkStore: the note of links to URLs not held yet stops at MAX_TEXT_LINKS, and says so', () => {
+  const A = 'http://a.test';
+  const data = new CrawlData((keys) => createAudit({ ...DEFAULT_SETTINGS, startUrl: A + '/' }, () => 0, keys));
+  let off = 0;
+  const apply = (r: unknown[]) => data.apply(r, (off += 100));
+  const pages = 11;
+  const perPage = MAX_TEXT_LINKS / (pages - 1) - 1; // with /late, ten pages fill the note exactly
+  for (let p = 0; p < pages; p++) apply([0, p, 3, 1, -1, `${A}/page/${p}`]);
+  for (let p = 0; p < pages; p++) {
+    apply([2, p, 1, { status: 200 }]);
+    // Each page names perPage URLs of its own, nofollow, and /late: the last page's notes are over the cap.
+    const links: unknown[] = [[`${A}/late`, 'late', 1]];
+    for (let i = 0; i < perPage; i++) links.push([`${A}/x/${p}/${i}`, '', 1]);
+    apply([9, p, links]);
+    assert.equal(data.links.textLinksCapped, p === pages - 1, `after page ${p}`);
+  }
+  apply([0, pages, 3, 1, -1, `${A}/late`]);
+  assert.deepEqual([data.links.inlinks(pages), data.links.uniqueInlinks(pages)], [pages - 1, pages - 1], 'the pages noted before the cap count');
 });

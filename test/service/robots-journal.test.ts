@@ -106,20 +106,24 @@ test('replay: a checkpoint names its robots.txt answer; a lost ROBOTS record lea
     return data.checkpoint!;
   };
   const answer = { status: 200, body: 'User-agent: *\nDisallow: /x\n', outcome: 'parsed' };
-  const cp = {
-    sitemapList: null,
-    seeded: true,
-    robots: { [A]: { status: 200, outcome: 'parsed', j: 1 }, 'http://b.test': { status: 404, outcome: 'allow-all' } },
-  };
+  const other = { 'http://b.test': { status: 404, outcome: 'allow-all' } };
+  const cp = { sitemapList: null, seeded: true, robots: other, robotsRefs: { [A]: { status: 200, outcome: 'parsed' } } };
+  const replayed = replay([
+    [REC_ROBOTS, A, answer],
+    [REC_CHECKPOINT, cp, 0],
+  ]);
+  assert.deepEqual(replayed.robots, { ...other, [A]: answer });
+  assert.equal((replayed as { robotsRefs?: unknown }).robotsRefs, undefined, 'the crawler gets whole answers only');
+  assert.deepEqual(replay([[REC_CHECKPOINT, cp, 0]]).robots, other, 'its record lost');
   assert.deepEqual(
     replay([
-      [REC_ROBOTS, A, answer],
+      [REC_ROBOTS, A, { ...answer, status: 500, outcome: 'disallow-all' }],
       [REC_CHECKPOINT, cp, 0],
     ]).robots,
-    { [A]: answer, 'http://b.test': { status: 404, outcome: 'allow-all' } },
+    other,
+    'another answer than named',
   );
-  assert.deepEqual(replay([[REC_CHECKPOINT, cp, 0]]).robots, { 'http://b.test': { status: 404, outcome: 'allow-all' } }, 'its record lost');
   // A checkpoint written before ROBOTS records holds the body itself: read as ever.
-  const old = { ...cp, robots: { [A]: answer } };
-  assert.deepEqual(replay([[REC_CHECKPOINT, old, 0]]).robots, { [A]: answer });
+  const old = { sitemapList: null, seeded: true, robots: { ...other, [A]: answer } };
+  assert.deepEqual(replay([[REC_CHECKPOINT, old, 0]]).robots, { ...other, [A]: answer });
 });

@@ -204,22 +204,19 @@ export class CrawlData {
   }
 
   /**
-   * A checkpoint as the journal holds it, with the robots.txt answers it names by reference (RobotsRef)
-   * taken from their ROBOTS records. One whose record was lost (a salvaged journal) is left out: the
-   * resumed crawl fetches that robots.txt again rather than read it as empty.
+   * A checkpoint as the journal holds it, with the robots.txt answers it names in `robotsRefs` put back
+   * from their ROBOTS records. One whose record was lost or does not match (a salvaged journal) is left
+   * out: the resumed crawl fetches that robots.txt again rather than read it as empty.
    */
   withRobotsBodies(cp: CrawlerCheckpoint): CrawlerCheckpoint {
-    const robots = cp?.robots as Record<string, RobotsAnswer | RobotsRef> | undefined;
-    if (!robots || typeof robots !== 'object') return cp;
-    let full: Record<string, RobotsAnswer> | null = null;
-    for (const [origin, saved] of Object.entries(robots)) {
-      if (!saved || (saved as RobotsRef).j !== 1) continue;
-      full ??= { ...(robots as Record<string, RobotsAnswer>) };
+    const { robotsRefs: refs, ...rest } = (cp ?? {}) as CrawlerCheckpoint & { robotsRefs?: Record<string, RobotsRef> };
+    if (!refs || typeof refs !== 'object') return cp;
+    const robots = { ...(rest.robots && typeof rest.robots === 'object' ? rest.robots : {}) };
+    for (const [origin, ref] of Object.entries(refs)) {
       const answer = this.robots.get(origin);
-      if (answer) full[origin] = answer;
-      else delete full[origin];
+      if (answer && ref && answer.status === ref.status && answer.outcome === ref.outcome) robots[origin] = answer;
     }
-    return full ? { ...cp, robots: full } : cp;
+    return { ...rest, robots };
   }
 
   /** Gives the ledger up: the discoveries it held back go to the queue. */

@@ -6,17 +6,18 @@
  * Memory: typed columns made with the first LINKS record (a sitemap-only crawl carries none):
  * inlinks, unique inlinks, outlinks internal and external (4 bytes each), the page's LINKS offset
  * (8) and click depth (4): 28 bytes per URL, plus 4 per URL once a redirect is seen. The links
- * themselves stay in the journal: nothing per link is held beyond the page being applied.
+ * themselves stay in the journal; held beyond the page being applied is only the note of links to
+ * URLs not held yet (12 bytes per page and target, and the target's key once).
  *
  * Rules:
  * - A link counts as an inlink of its target when the crawl holds the target, whenever it came to hold
  *   it; a link to the page itself counts as none. A link whose target the crawl did not hold as the
  *   page was recorded (not followed: nofollow, a crawl that does not follow links; filtered, over the
  *   URL limit) is kept in the record by its text. When its target is admitted later (a sitemap lists
- *   it, another page links to it), the link counts from then on: pages holding such links are kept by
- *   the hash of the target's uniqueKey (PagesByHash) and read back and compared by key on admission, so
- *   the counts do not depend on which came first. Links to URLs the crawl's filter refuses are not
- *   kept: those can never be held.
+ *   it, another page links to it), the link counts from then on: until then the store keeps, by the
+ *   target's uniqueKey (interned), the page and how many such links it has (TextTargets), so the counts
+ *   do not depend on which came first. That note is bounded: past MAX_TEXT_LINKS pages-and-targets no
+ *   more are kept (the same on replay) and `textLinksCapped` says so.
  * - A page's first LINKS record counts; a later one of the same page (fetched again) is ignored, in
  *   the counts and in the link lists (runtime links()), so resume never counts a page twice.
  * - Click depth: the fewest clicks from a `start` URL (depth 0), along links that are not nofollow
@@ -26,8 +27,7 @@
  *   targets relaxed again (a work queue, each URL queued once per improvement), so the depths are
  *   the shortest paths whatever order pages came in. A URL reached only through sitemaps has none.
  */
-import { column, ensureCapacity, tryUniqueKey } from '../../engine/index.js';
-import { hashKey } from '../audit/key-hash.js';
+import { column, ensureCapacity, StringIndex, tryUniqueKey } from '../../engine/index.js';
 import { LINK_EXTERNAL, LINK_NOFOLLOW, REC_LINKS, linksOf, type LinkTuple } from '../journal/format.js';
 
 /** What the store needs of the crawl's URLs. */
@@ -41,8 +41,6 @@ export interface LinkUrls {
 export class LinkStore {
   /** Reads a journal record back by its offset (the runtime's: file or writer's pending lines). */
   read: (offset: number) => unknown[] | undefined = () => undefined;
-  /** Whether the crawl may yet admit a URL it does not hold (its include/exclude filter); set by the runtime. */
-  mayBeHeld: (url: string) => boolean = () => true;
 
   private inl: Uint32Array | null = null;
   private uniq: Uint32Array | null = null;
@@ -56,8 +54,8 @@ export class LinkStore {
   private redirect: Int32Array | null = null;
   /** 1 for a URL with inlinks recorded by its text before it was held (links() must compare keys for it). */
   private lateIn: Uint8Array | null = null;
-  /** Pages with links to URLs not held when they were recorded, by the hash of the target's uniqueKey. */
-  private readonly textual = new PagesByHash();
+  /** Pages with links to URLs not held when they were recorded, by the target's uniqueKey; made with the first. */
+  private textual: TextTargets | null = null;
   /** `start` URLs (depth 0) while the depth column is not made. */
   private readonly starts = new Set<number>();
   /** The latest RESULT's redirect whose target was not held yet: the crawler admits it right after. */
@@ -120,7 +118,7 @@ export class LinkStore {
   allocatedBytes(): number {
     let n = 0;
     for (const a of [this.inl, this.uniq, this.outInt, this.outExt, this.linksAt, this.depth, this.redirect, this.lateIn]) n += a?.byteLength ?? 0;
-    return n + this.textual.bytes();
+    return n + (this.textual?.allocatedBytes() ?? 0);
   }
 
   // ---------------------------------------------------------------- records (live and replay)
@@ -132,43 +130,33 @@ export class LinkStore {
       this.pendingRedirect = null;
       this.setRedirect(p.from, id);
     }
-    if (this.textual.size !== 0) this.textLinksTo(id, uniqueKey);
+    if (this.textual !== null && this.textual.entries !== 0) this.textLinksTo(id, uniqueKey);
     if (start) this.start(id);
   }
 
+  /** Whether links to URLs not held yet stopped being noted (MAX_TEXT_LINKS): their counts may then miss some. */
+  get textLinksCapped(): boolean {
+    return this.textual?.capped ?? false;
+  }
+
   /**
-   * Counts the links recorded by text that name URL `id`, just admitted: the pages kept under its key's
-   * hash are read back, and their links whose text has its key counted (and followed for click depth,
-   * unless nofollow). A page is kept while it holds a link to another key of the same hash.
+   * Counts the links recorded by text that name URL `id`, just admitted: the pages noted under its key,
+   * each with how many such links it has, and whether one is followed (for click depth).
    */
   private textLinksTo(id: number, key: string): void {
-    const h = hashKey(key);
-    this.textual.take(h, (page) => {
-      const off = this.linksOffset(page);
-      const rec = off < 0 ? undefined : this.read(off);
-      if (!rec || rec[0] !== REC_LINKS) return true;
-      let n = 0;
-      let follow = false;
-      let other = false;
-      for (const t of linksOf(rec)) {
-        if (!Array.isArray(t) || typeof t[0] !== 'string') continue;
-        const k = tryUniqueKey(t[0]);
-        if (k === key) {
-          n++;
-          if (((t[2] ?? 0) & LINK_NOFOLLOW) === 0) follow = true;
-        } else if (k !== null && hashKey(k) === h) other = true;
+    let relax = false;
+    this.textual!.take(key, (page, n, followed) => {
+      this.grow(Math.max(this.urls.count(), id + 1));
+      this.inl![id]! += n;
+      this.uniq![id]!++;
+      this.markTextInlinks(id);
+      const d = followed ? this.clickDepth(page) : undefined;
+      if (d !== undefined) {
+        this.improve(id, d + 1);
+        relax = true;
       }
-      if (n > 0) {
-        this.grow(Math.max(this.urls.count(), id + 1));
-        this.inl![id]! += n;
-        this.uniq![id]!++;
-        this.markTextInlinks(id);
-        const d = this.clickDepth(page);
-        if (follow && d !== undefined) this.improve(id, d + 1);
-      }
-      return !other;
     });
-    this.drain();
+    if (relax) this.drain();
   }
 
   private markTextInlinks(id: number): void {
@@ -211,29 +199,27 @@ export class LinkStore {
     let external = 0;
     const seen = this.seen;
     seen.clear();
-    let kept: Set<number> | null = null;
+    let noted: Map<string, number> | null = null;
     for (const t of links) {
       if (!Array.isArray(t)) continue;
       if (((t[2] ?? 0) & LINK_EXTERNAL) !== 0) external++;
       else internal++;
       let to = t[0];
       if (typeof to === 'string') {
-        // Not held as the page was recorded: kept, to be counted if the crawl comes to hold it.
-        const key = this.mayBeHeld(to) ? tryUniqueKey(to) : null;
+        const key = tryUniqueKey(to);
         if (key === null) continue;
         const held = this.urls.idOf(key);
         if (held === undefined) {
-          const h = hashKey(key);
-          kept ??= new Set();
-          if (!kept.has(h)) {
-            kept.add(h);
-            this.textual.add(h, id);
-          }
+          // Not held as the page was recorded: noted, to be counted if the crawl comes to hold it.
+          noted ??= new Map();
+          // Links << 1 | followed, as TextTargets keeps them.
+          const v = noted.get(key) ?? 0;
+          noted.set(key, ((v >>> 1) + 1) * 2 + ((v & 1) | (((t[2] ?? 0) & LINK_NOFOLLOW) === 0 ? 1 : 0)));
           continue;
         }
-        // Held by now (a journal replayed with its records renumbered): counted as links() will list it.
+        // Held by now (a journal replayed with its records renumbered): counted as links() lists it.
         to = held;
-        this.markTextInlinks(held);
+        if (held !== id) this.markTextInlinks(held);
       }
       if (typeof to !== 'number' || to === id || !(to >= 0 && to < count)) continue;
       this.inl![to]!++;
@@ -243,6 +229,10 @@ export class LinkStore {
       }
     }
     seen.clear();
+    if (noted !== null) {
+      this.textual ??= new TextTargets();
+      for (const [key, v] of noted) this.textual.add(key, id, v >>> 1, (v & 1) === 1);
+    }
     this.outInt![id] = internal;
     this.outExt![id] = external;
     const d = this.clickDepth(id);
@@ -288,7 +278,7 @@ export class LinkStore {
       if (!Array.isArray(t)) continue;
       let to = t[0];
       if (typeof to === 'string') {
-        // Named by text as the page was recorded: a link still, once the crawl holds its target.
+        // Named by text as the page was recorded: a link all the same, once the crawl holds its target.
         const key = tryUniqueKey(to);
         const held = key === null ? undefined : this.urls.idOf(key);
         if (held === undefined) continue;
@@ -341,36 +331,61 @@ export class LinkStore {
   }
 }
 
+/** Pages and targets noted at most: about 12 MB of entries, and the targets' keys. */
+export const MAX_TEXT_LINKS = 1_000_000;
+
 /**
- * Page ids by a 32-bit hash, each page once per hash: the pages whose links name a URL not held yet.
- * A hash only finds candidates; the caller compares keys. Plain arrays: a link on every page (a
- * nofollow "log in" in the header) is one id per page, 8 bytes.
+ * The links of pages to URLs not held yet, by the target's uniqueKey (interned: compared exactly):
+ * per key a chain of entries (page, how many links, whether one is followed). An entry taken is not
+ * reused; past MAX_TEXT_LINKS entries no more are added.
  */
-class PagesByHash {
-  private readonly lists = new Map<number, number[]>();
-  /** Pages held, over all hashes. */
-  size = 0;
+class TextTargets {
+  private readonly keys = new StringIndex();
+  /** Per interned key: its newest entry + 1 (0: none). */
+  private heads = column(Int32Array);
+  private pages = column(Uint32Array);
+  /** Links << 1 | followed. */
+  private counts = column(Uint32Array);
+  /** The entry before it in its key's chain + 1 (0: none). */
+  private next = column(Int32Array);
+  private used = 0;
+  /** Entries not taken yet. */
+  entries = 0;
+  capped = false;
 
-  add(h: number, page: number): void {
-    const l = this.lists.get(h);
-    if (l === undefined) this.lists.set(h, [page]);
-    else l.push(page);
-    this.size++;
+  add(key: string, page: number, links: number, followed: boolean): void {
+    if (this.used >= MAX_TEXT_LINKS) {
+      this.capped = true;
+      return;
+    }
+    const k = this.keys.intern(key);
+    this.heads = ensureCapacity(this.heads, k + 1);
+    const e = this.used++;
+    this.pages = ensureCapacity(this.pages, e + 1);
+    this.counts = ensureCapacity(this.counts, e + 1);
+    this.next = ensureCapacity(this.next, e + 1);
+    this.pages[e] = page;
+    this.counts[e] = Math.min(links, 0x7fff_ffff) * 2 + (followed ? 1 : 0);
+    this.next[e] = this.heads[k]!;
+    this.heads[k] = e + 1;
+    this.entries++;
   }
 
-  /** Calls `done` for each page kept under `h`, dropping those it says are done with. */
-  take(h: number, done: (page: number) => boolean): void {
-    const l = this.lists.get(h);
-    if (l === undefined) return;
-    let w = 0;
-    for (let r = 0; r < l.length; r++) if (!done(l[r]!)) l[w++] = l[r]!;
-    this.size -= l.length - w;
-    if (w === 0) this.lists.delete(h);
-    else l.length = w;
+  /** Hands over the entries of `key`, oldest first, and forgets them. */
+  take(key: string, each: (page: number, links: number, followed: boolean) => void): void {
+    const k = this.keys.find(key);
+    if (k < 0 || k >= this.heads.length || this.heads[k] === 0) return;
+    const chain: number[] = [];
+    for (let e = this.heads[k]! - 1; e >= 0; e = this.next[e]! - 1) chain.push(e);
+    this.heads[k] = 0;
+    this.entries -= chain.length;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const e = chain[i]!;
+      each(this.pages[e]!, this.counts[e]! >>> 1, (this.counts[e]! & 1) === 1);
+    }
   }
 
-  /** Bytes held, about: the ids and a map entry per hash. */
-  bytes(): number {
-    return this.size * 8 + this.lists.size * 48;
+  allocatedBytes(): number {
+    return this.keys.allocatedBytes() + this.heads.byteLength + this.pages.byteLength + this.counts.byteLength + this.next.byteLength;
   }
 }

@@ -50,9 +50,10 @@
  *   [10,origin,robots]            ROBOTS: the robots.txt answer of an origin ({status, body, outcome}, the
  *                                 checkpoint's entry), written once, in the batch of the first
  *                                 checkpoint that holds it (again if it changes). A checkpoint then
- *                                 names it as {status, outcome, j: 1} instead of repeating its body (up
- *                                 to 500 KiB) every few seconds. Journals written before hold the
- *                                 bodies in each checkpoint, read as ever.
+ *                                 leaves it out of `robots` and names it in `robotsRefs` ({origin:
+ *                                 {status, outcome}}) instead of repeating its body (up to 500 KiB)
+ *                                 every few seconds; a reader that knows no ROBOTS record fetches that
+ *                                 robots.txt again. Journals written before hold the bodies in `robots`.
  *
  * A sitemap URL with lastmod, changefreq and priority costs ~45 bytes plus its URL.
  */
@@ -73,11 +74,10 @@ export const REC_DUPS = 8;
 export const REC_LINKS = 9;
 export const REC_ROBOTS = 10;
 
-/** A checkpoint's robots.txt entry whose answer is in a ROBOTS record: `j` (journaled) instead of its body. */
+/** A checkpoint's note of a robots.txt answer kept in a ROBOTS record (its `robotsRefs`, by origin). */
 export interface RobotsRef {
   status?: number;
   outcome: string;
-  j: 1;
 }
 
 export const SOURCES: readonly RequestSource[] = REQUEST_SOURCES;
