@@ -182,7 +182,8 @@ test('a sitemap’s gained URLs and a finding’s entered URLs filter the table'
   assert.equal(gained, 2, 'extras.xml lists the added page and the moved listing');
   await row.locator('[data-testid=sitemap-gained]').click();
   await waitFor('the gained rows', async () => (await compareTotal(page)) === gained, 10_000);
-  assert.ok((await tableUrls(page)).includes(site.url(CHANGES.addedPage)));
+  // The total comes before the rows' page: wait for the rows themselves.
+  await waitFor('the added page among them', async () => (await tableUrls(page)).includes(site.url(CHANGES.addedPage)), 10_000);
 
   const moved = truth.findings.find((f) => f.subject === 'url' && f.entered > 0);
   if (moved) {
