@@ -479,17 +479,26 @@ test("salvage: a damaged journal opened without repair reads its links back in t
 
 // ---------------------------------------------------------------- the store alone
 
-test('LinkStore: no bytes until a page is recorded; a page recorded twice counts once; a start found later relaxes', () => {
-  const A = 'http://a.test';
+const A = 'http://a.test';
+
+/** A crawl's data fed record by record, as a replay feeds it; records read back by offset as the runtime's are. */
+function storeAlone(): { data: CrawlData; apply(r: unknown[]): void } {
   const data = new CrawlData((keys) => createAudit({ ...DEFAULT_SETTINGS, startUrl: A + '/' }, () => 0, keys));
   const records = new Map<number, unknown[]>();
   data.links.read = (off) => records.get(off);
   let off = 0;
-  const apply = (r: unknown[]) => {
-    records.set(off, r);
-    data.apply(r, off);
-    off += 100;
+  return {
+    data,
+    apply(r) {
+      records.set(off, r);
+      data.apply(r, off);
+      off += 100;
+    },
   };
+}
+
+test('LinkStore: no bytes until a page is recorded; a page recorded twice counts once; a start found later relaxes', () => {
+  const { data, apply } = storeAlone();
   apply([5, 0, `${A}/sitemap.xml`]);
   for (let i = 0; i < 1000; i++) apply([0, i, 2, 0, -2, `${A}/${i}`]);
   assert.equal(data.links.allocatedBytes(), 0, 'a sitemap-only crawl carries no link columns');
@@ -521,17 +530,8 @@ test('LinkStore: no bytes until a page is recorded; a page recorded twice counts
 });
 
 test('LinkStore: a link recorded before its target was held counts once the target is, whatever came first', () => {
-  const A = 'http://a.test';
   const run = (order: 'held first' | 'linked first') => {
-    const data = new CrawlData((keys) => createAudit({ ...DEFAULT_SETTINGS, startUrl: A + '/' }, () => 0, keys));
-    const records = new Map<number, unknown[]>();
-    data.links.read = (off) => records.get(off);
-    let off = 0;
-    const apply = (r: unknown[]) => {
-      records.set(off, r);
-      data.apply(r, off);
-      off += 100;
-    };
+    const { data, apply } = storeAlone();
     apply([0, 0, 0, 0, -1, `${A}/`]); // the start URL
     apply([0, 1, 3, 1, 0, `${A}/a`]); // a link of /
     if (order === 'held first') {
@@ -638,10 +638,7 @@ test('links to a URL held only after they were recorded: the same counts, lists 
 });
 
 test('LinkStore: the note of links to URLs not held yet stops at MAX_TEXT_LINKS, and says so', () => {
-  const A = 'http://a.test';
-  const data = new CrawlData((keys) => createAudit({ ...DEFAULT_SETTINGS, startUrl: A + '/' }, () => 0, keys));
-  let off = 0;
-  const apply = (r: unknown[]) => data.apply(r, (off += 100));
+  const { data, apply } = storeAlone();
   const pages = 11;
   const perPage = MAX_TEXT_LINKS / (pages - 1) - 1; // with /late, ten pages fill the note exactly
   for (let p = 0; p < pages; p++) apply([0, p, 3, 1, -1, `${A}/page/${p}`]);
