@@ -436,6 +436,64 @@ test('hreflang: a target admitted before it is named, and a return link arriving
   assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), []);
 });
 
+/** A fetched HTML page declaring `alternates` with `<link rel="alternate" hreflang>`. */
+const page = (...alternates: HreflangAlternate[]): UrlResult => ({ ...html, hreflang: alternates });
+
+/**
+ * Pages only, none listed: /en/ ↔ /de/ in their HTML; /fr/ names /en/, which does not name it back;
+ * /pt/ names /gone/ (a 404) with the code pt-PT and en-UK for itself; /nl/ is answered by the sitemap
+ * entry of /nl-be/; a 404 page and a PDF declaring alternates declare nothing the audit reads.
+ */
+function pageHreflangScript(): Script {
+  const s = new Script();
+  s.start(u('/'));
+  for (const p of ['/en/', '/de/', '/fr/', '/pt/', '/nl/', '/missing/', '/doc.pdf']) s.link(u(p));
+  s.list(u('/nl-be/'), SM, { alternates: [alt('nl-BE', '/nl-be/'), alt('nl', '/nl/')] });
+  s.link(u('/gone/'));
+  s.result(u('/en/'), page(alt('en', '/en/'), alt('de', '/de/'), alt('x-default', '/en/')));
+  s.result(u('/de/'), page(alt('de', '/de/'), alt('en', '/en/')));
+  s.result(u('/fr/'), page(alt('fr', '/fr/'), alt('en', '/en/')));
+  s.result(u('/pt/'), page(alt('en-UK', '/pt/'), alt('pt-PT', '/gone/')));
+  s.result(u('/gone/'), { status: 404 });
+  s.result(u('/nl/'), page(alt('nl', '/nl/'), alt('nl-BE', '/nl-be/')));
+  s.result(u('/nl-be/'), html);
+  s.result(u('/missing/'), { status: 404, contentType: 'text/html', hreflang: [alt('de', '/de/'), alt('jp', '/missing/')] });
+  s.result(u('/doc.pdf'), { status: 200, contentType: 'application/pdf', hreflang: [alt('de', '/de/'), alt('jp', '/doc.pdf')] });
+  return s;
+}
+
+test('hreflang in pages: the same three findings, with return links from pages or sitemap entries', () => {
+  const s = pageHreflangScript();
+  const e = run(s.events);
+  // /fr/ is not named back by /en/; /pt/ names /gone/, which names nothing (and answers 404).
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), ids(s, ['/fr/', '/pt/'].map(u)));
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), ids(s, [u('/pt/')]));
+  assert.deepEqual(e.urlsOf('HREFLANG_INVALID_CODE'), ids(s, [u('/pt/')]));
+  // Unlisted pages: their sitemap findings stay empty.
+  assert.deepEqual(e.urlsOf('SITEMAP_ORPHAN'), [s.idOf(u('/nl-be/'))]);
+  for (let seed = 1; seed <= 25; seed++) assert.deepEqual(snapshot(run(shuffled(s.events, seed))), snapshot(e), `seed ${seed}`);
+
+  // /en/ naming /fr/ in a later answer clears /fr/.
+  e.result(s.idOf(u('/en/')), 'done', page(alt('en', '/en/'), alt('de', '/de/'), alt('fr', '/fr/')));
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), ids(s, [u('/pt/')]));
+});
+
+test('hreflang in pages: a sitemap entry naming a page is answered by the page, and the reverse', () => {
+  const s = new Script();
+  s.list(u('/a/'), SM, { alternates: [alt('en', '/a/'), alt('de', '/b/')] });
+  s.link(u('/b/'));
+  s.list(u('/c/'));
+  s.result(u('/a/'), html);
+  s.result(u('/b/'), page(alt('de', '/b/'), alt('en', '/a/'), alt('fr', '/c/')));
+  s.result(u('/c/'), page(alt('fr', '/c/')));
+  const e = run(s.events);
+  // /a/'s entry is answered by /b/'s page, and /b/'s page by /a/'s entry; /c/ names no one back.
+  assert.deepEqual(e.urlsOf('HREFLANG_NOT_RECIPROCAL'), ids(s, [u('/b/')]));
+  // Replayed as the service replays a journal: discoveries first, then results.
+  const byKind = [...s.events.filter((x) => x.kind === 'admit' || x.kind === 'dup'), ...s.events.filter((x) => x.kind === 'result')];
+  assert.deepEqual(snapshot(run(byKind)), snapshot(e));
+});
+
 test('hreflang codes: ISO 639-1 language, optional script and ISO 3166-1 region, or x-default', () => {
   assert.deepEqual(TABLE_SIZES, { languages: 184, regions: 249 });
   for (const ok of ['en', 'EN-gb', 'de-AT', 'zh-Hant', 'zh-hans-cn', 'x-default', 'X-Default', 'pt-BR', ' fr ']) {

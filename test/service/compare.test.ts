@@ -226,11 +226,11 @@ describe('compare two crawls of the realistic site, changed between them', TIMEO
     const shop = rows.find((r) => p(r.url) === CHANGES.hreflangChanged)!;
     assert.deepEqual(
       shop.after!.hreflang.map((h) => `${h.lang}=${p(h.href)}`),
-      ['de=/de/shop/', 'en=/shop/', 'x-default=/shop/'],
+      ['de=/de/shop/', 'en-UK=/shop/', 'x-default=/shop/'],
     );
     assert.deepEqual(
       shop.before!.hreflang.map((h) => h.lang),
-      ['de', 'en'],
+      ['de', 'en-UK'],
     );
     const hose = rows.find((r) => p(r.url) === CHANGES.lastmodChanged[0])!;
     const listed = was.sitemaps.find((s) => s.path === '/sitemaps/products-1.xml.gz');

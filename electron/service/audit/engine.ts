@@ -470,7 +470,30 @@ export class AuditEngine {
     if (key !== undefined) {
       // Bound even with no alternates yet: a URL named later is looked up only if it has a result.
       for (const source of this.hreflang.bind(key, id)) this.recomputeHreflang(source);
+      // A fetched page's own <link rel="alternate" hreflang> join its sitemap alternates in one graph.
+      if (state === 'done' && c === C_2XX && (f & F_HTML) !== 0 && r.hreflang?.length) {
+        for (const source of this.pageAlternates(id, key, r.hreflang)) this.recomputeHreflang(source);
+      }
     }
+  }
+
+  /**
+   * The hreflang alternates page `id` declares in its HTML: its codes checked, its targets added to
+   * the graph. Returns the sources to judge again. Alternates once recorded stay (as a listing's do):
+   * a page's answer within one crawl does not change its HTML.
+   */
+  private pageAlternates(id: number, key: string, alternates: readonly { lang: string; href: string }[]): number[] {
+    if (alternates.some((a) => !isValidHreflang(a.lang)) && (this.flags[id]! & F_HREF_BAD_CODE) === 0) {
+      const before = this.maskOf(id);
+      this.flags[id] |= F_HREF_BAD_CODE;
+      this.settle(id, before);
+    }
+    const targetKeys: string[] = [];
+    for (const a of alternates) {
+      const k = tryUniqueKey(a.href);
+      if (k !== null) targetKeys.push(k);
+    }
+    return this.hreflang.addAlternates(key, id, targetKeys);
   }
 
   /** A sitemap-tree node was added or changed (the whole node; latest wins). */
@@ -646,6 +669,10 @@ export class AuditEngine {
     const f = this.flags[id]!;
     const c = (f & CAT_BITS) >>> CAT_SHIFT;
     let m = this.pageMask(id, f, c);
+    // hreflang: a URL with alternates of its own, in a sitemap entry or in its page.
+    if (f & F_HREF_NONRECIP) m |= U.HREFLANG_NOT_RECIPROCAL;
+    if (f & F_HREF_BAD_CODE) m |= U.HREFLANG_INVALID_CODE;
+    if (this.pages && (f & F_HREF_BAD_TARGET) !== 0) m |= U.HREFLANG_TARGET_NOT_200;
     if ((f & F_LISTED) === 0) {
       if (this.pages && c === C_2XX && (f & (F_HTML | F_NOINDEX | F_CANON_OTHER)) === F_HTML) m |= U.INDEXABLE_NOT_IN_SITEMAP;
       return m;
@@ -675,7 +702,6 @@ export class AuditEngine {
           m |= U.SITEMAP_URL_BLOCKED;
           break;
       }
-      if (f & F_HREF_BAD_TARGET) m |= U.HREFLANG_TARGET_NOT_200;
     }
     if (this.links && (f & F_REACHED) === 0) m |= U.SITEMAP_ORPHAN;
     if (f & F_MULTI) m |= U.URL_IN_MULTIPLE_SITEMAPS;
@@ -684,8 +710,6 @@ export class AuditEngine {
     if (f & F_VARIANT) m |= U.SITEMAP_HOST_VARIANT;
     if (f & F_BAD_LASTMOD) m |= U.SITEMAP_INVALID_LASTMOD;
     if (f & F_FUTURE) m |= U.SITEMAP_FUTURE_LASTMOD;
-    if (f & F_HREF_NONRECIP) m |= U.HREFLANG_NOT_RECIPROCAL;
-    if (f & F_HREF_BAD_CODE) m |= U.HREFLANG_INVALID_CODE;
     return m;
   }
 

@@ -1,6 +1,8 @@
 /**
- * The hreflang graph of the sitemaps: for each URL listed with alternates (a source), the URLs it names.
- * Reciprocity: A naming B (B ≠ A) is answered when B's own sitemap entry names A.
+ * The hreflang graph of the crawl: for each URL with alternates (a source: listed with them in a
+ * sitemap, or a fetched page declaring them with `<link rel="alternate" hreflang>`), the URLs it names.
+ * Reciprocity: A naming B (B ≠ A) is answered when B names A back, in its sitemap entry or its page
+ * (search engines take either).
  *
  * Exact: hashes only choose where to look (a filter entry, an index slot); what decides an answer is a
  * URL id or a key. An edge holds its target's id once the target is a source or has a result (`bind`),
