@@ -204,7 +204,7 @@ export const FINDING_DEFINITIONS: readonly FindingDefinition[] = [
     code: 'HREFLANG_INVALID_CODE',
     severity: 'warning',
     title: 'Invalid hreflang language or region codes',
-    explanation: 'Use an ISO 639-1 language, optionally with an ISO 3166-1 region (en, en-GB, zh-Hant) or x-default.',
+    explanation: 'Use x-default, or an ISO 639-1 language, optionally with a script and an ISO 3166-1 region (en, en-GB, zh-Hant, zh-Hant-TW).',
     subject: 'url',
     needs: 'none',
   },
