@@ -31,7 +31,7 @@ interface Store {
   selectUrl(id: string, urlId: number | null): void;
   openLinkedUrl(id: string, urlId: number): void;
   backUrl(id: string): void;
-  loadFindings(id: string): Promise<void>;
+  loadFindings(id: string, force?: boolean): Promise<void>;
 }
 const STORE = '../../renderer/src/store/app-store.js';
 const store = (await import(STORE)) as Store;
@@ -197,4 +197,27 @@ test("the detail pane's Back walks back along the links followed; a table select
   store.openLinkedUrl(id, 5);
   store.selectUrl(id, 30);
   assert.deepEqual(state().detailTrail, [], 'picking a row of the table forgets the trail');
+});
+
+test('a change asked for while the findings load is read once that load ends: the finish is never dropped', async () => {
+  const id = 'c-finish';
+  const answers: ((list: AuditFinding[]) => void)[] = [];
+  const { api } = fakeApi();
+  // Each getFindings waits for the test to answer it.
+  Object.assign(api, { getFindings: () => new Promise<AuditFinding[]>((resolve) => answers.push(resolve)) });
+  await store.attach({ api, transport: 'browser', onLost: () => {} });
+  const findings = () =>
+    (useApp.getState() as unknown as { byCrawl: Record<string, { findings?: { list: AuditFinding[] | null } }> }).byCrawl[id]?.findings?.list;
+  const first = store.loadFindings(id);
+  assert.equal(answers.length, 1);
+  // The crawl finishes while the first load is on its way: asked again, at once (forced).
+  void store.loadFindings(id, true);
+  assert.equal(answers.length, 1, 'one load at a time');
+  answers[0]!([{ ...finding(false), count: 24 }]);
+  await first;
+  await settle();
+  assert.equal(answers.length, 2, 'the forced ask is made once the first load ended');
+  answers[1]!([{ ...finding(false), count: 25 }]);
+  await settle();
+  assert.equal(findings()?.[0]?.count, 25, 'the findings as of the finish');
 });

@@ -398,6 +398,7 @@ async function deleteCrawl(id: string): Promise<void> {
       deleted.add(id);
       clearTimeout(findingsReload.get(id));
       findingsReload.delete(id);
+      findingsAgain.delete(id);
       set((s) => {
         const crawls = removeCrawl(s.crawls, id);
         const selectedId = s.selectedId === id ? (crawls[0]?.id ?? null) : s.selectedId;
@@ -523,14 +524,25 @@ const FINDINGS_REFRESH_MS = 1500;
 /** While a reopened crawl's audit is rebuilt (no progress events for an idle crawl), findings are polled this often. */
 const FINDINGS_POLL_MS = 700;
 const findingsReload = new Map<string, ReturnType<typeof setTimeout>>();
+/**
+ * Crawls asked for while their findings were loading (true: a forced ask): loaded again once that
+ * load ends, so the last change of a crawl (its finish) is never dropped for a load already on its way.
+ */
+const findingsAgain = new Map<string, boolean>();
 
-/** Loads a crawl's findings unless they are current (a live crawl: at most every FINDINGS_REFRESH_MS). */
+/**
+ * Loads a crawl's findings unless they are current (a live crawl: at most every FINDINGS_REFRESH_MS).
+ * `force`: now, current or not (the crawl's status changed, or a retry).
+ */
 export async function loadFindings(id: string, force = false): Promise<void> {
   if (deleted.has(id)) return;
   const c = sliceOf(get(), id);
   const cur = c.findings;
   const version = c.urlVersion;
-  if (cur?.loading) return;
+  if (cur?.loading) {
+    findingsAgain.set(id, force || (findingsAgain.get(id) ?? false));
+    return;
+  }
   if (!force && cur?.list && cur.version === version) return;
   if (!force && cur?.list && Date.now() - cur.at < FINDINGS_REFRESH_MS) {
     // Too soon: once, a little later, so the last change of a crawl is never missed.
@@ -571,6 +583,11 @@ export async function loadFindings(id: string, force = false): Promise<void> {
     }
   } catch (err) {
     patch({ loading: false, error: toApiError(err).message, at: Date.now() });
+  }
+  const again = findingsAgain.get(id);
+  if (again !== undefined) {
+    findingsAgain.delete(id);
+    void loadFindings(id, again);
   }
 }
 

@@ -4,7 +4,7 @@
  * about linked URLs (LINK_FINDING_CODES) also exports the links to them: the pages to fix.
  * Findings the crawl could not measure are shown apart, greyed, with the reason.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LINK_FINDING_CODES, type AuditFinding, type CrawlSummary, type FindingUrlPage } from '../../../shared/model.js';
 import { toApiError } from '../api/types.js';
 import { EmptyState, ErrorState, Spinner, UrlLink } from '../components/Bits.js';
@@ -20,8 +20,12 @@ const SITEMAPS_SHOWN = 50;
 export function useFindings(crawl: CrawlSummary) {
   const version = useApp((s) => s.byCrawl[crawl.id]?.urlVersion ?? 0);
   const state = useApp((s) => s.byCrawl[crawl.id]?.findings);
+  const status = useRef(crawl.status);
   useEffect(() => {
-    void loadFindings(crawl.id);
+    // A new status (a crawl finishing) is read at once: its findings may change with no progress after.
+    const changed = status.current !== crawl.status;
+    status.current = crawl.status;
+    void loadFindings(crawl.id, changed);
   }, [crawl.id, version, crawl.status]);
   return state;
 }

@@ -276,6 +276,8 @@ function usePageStats(crawl: CrawlSummary): { stats: PageStats | null; error: st
   const [error, setError] = useState<string | null>(null);
   const last = useRef(0);
   const lastStatus = useRef(crawl.status);
+  /** The latest request: an answer to an older one is not shown (nor is a request called off by a newer change). */
+  const latest = useRef(0);
   const [tick, setTick] = useState(0);
   useEffect(() => {
     const statusChanged = lastStatus.current !== crawl.status;
@@ -287,20 +289,17 @@ function usePageStats(crawl: CrawlSummary): { stats: PageStats | null; error: st
       return () => clearTimeout(t);
     }
     last.current = Date.now();
-    let alive = true;
+    const mine = ++latest.current;
     getApi()
       .getPageStats({ id: crawl.id })
       .then(
         (st) => {
-          if (!alive) return;
+          if (mine !== latest.current) return;
           setStats({ id: crawl.id, stats: st });
           setError(null);
         },
-        (err) => alive && setError(toApiError(err).message),
+        (err) => mine === latest.current && setError(toApiError(err).message),
       );
-    return () => {
-      alive = false;
-    };
   }, [crawl.id, version, crawl.status, tick]);
   return { stats: stats && stats.id === crawl.id ? stats.stats : null, error };
 }
