@@ -459,6 +459,25 @@ export const RedirectWalkSchema = strictObject({
   end: zEnum(['final', 'loop', 'not-fetched', 'not-crawled', 'too-long']),
 });
 
+/** One hreflang alternate of a URL, with what the audit's hreflang findings judge of it (the detail pane). */
+export const HreflangCheckSchema = strictObject({
+  /** The hreflang value as written. */
+  lang: string(),
+  href: string(),
+  /** Where it is declared: the page's `<link rel="alternate" hreflang>`, or the URL's sitemap entry. */
+  from: zEnum(['page', 'sitemap']),
+  /** `x-default`, or an ISO 639-1 language [+ script] [+ ISO 3166-1 region]. */
+  validCode: boolean(),
+  /** The alternate is the URL itself (a self-reference: nothing to answer). */
+  self: boolean(),
+  /** The alternate as the crawl holds it: its id, state and status (absent when the crawl does not hold it). */
+  id: nonNeg().optional(),
+  state: UrlStateSchema.optional(),
+  status: int().optional(),
+  /** Whether the alternate names this URL back, in its page or a sitemap entry (absent for the URL itself). */
+  namesBack: boolean().optional(),
+});
+
 /** Everything known about one URL: the detail pane. */
 export const UrlDetailSchema = UrlRowSchema.extend({
   discoveries: array(strictObject({ source: RequestSourceSchema, from: string().optional() })),
@@ -468,6 +487,8 @@ export const UrlDetailSchema = UrlRowSchema.extend({
   result: UrlResultSchema.optional(),
   /** Codes of the audit findings that affect this URL, in catalogue order (critical first). */
   findings: array(string()).optional(),
+  /** Its hreflang alternates, the page's then its sitemap entry's, each as the audit judges it. */
+  alternates: array(HreflangCheckSchema).optional(),
 });
 
 /** An audit finding code as a caller writes it (the service says which codes exist). */

@@ -131,6 +131,8 @@ export type UrlRow = output<typeof S.UrlRowSchema>;
 export type RedirectStep = output<typeof S.RedirectStepSchema>;
 /** The walk along redirect rows from one URL to where it ends. */
 export type RedirectWalk = output<typeof S.RedirectWalkSchema>;
+/** One hreflang alternate of a URL, as the audit judges it. */
+export type HreflangCheck = output<typeof S.HreflangCheckSchema>;
 /** Everything known about one URL: the detail pane. */
 export type UrlDetail = output<typeof S.UrlDetailSchema>;
 export type UrlSortKey = output<typeof S.UrlSortKeySchema>;

@@ -148,6 +148,36 @@ test('the detail pane lists the findings of a URL', { skip: skip ?? false }, asy
   await page.fill('[data-testid=url-search]', '');
 });
 
+test('the detail pane shows which hreflang alternate is at fault: its code, its answer, its return link', { skip: skip ?? false }, async () => {
+  /** lang → the row's text after the URL (where it is declared, the answer, the return link), as shown. */
+  const rowsOf = async (path: string) => {
+    await page.fill('[data-testid=url-search]', path);
+    await waitFor(`${path}: its row alone`, async () => JSON.stringify(await tableUrls(page)) === JSON.stringify([site.url(path)]), 10_000);
+    await page.click('[data-testid=url-table] .url-cell');
+    await page.waitForSelector(`[data-testid=url-detail] .detail-url a[href="${site.url(path)}"]`);
+    await page.waitForSelector('[data-testid=detail-hreflang] tr');
+    const rows = await page
+      .locator('[data-testid=detail-hreflang] tr')
+      .evaluateAll((els) => els.map((e) => [...e.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())));
+    await page.keyboard.press('Escape');
+    return rows;
+  };
+  // /en/ names /de/ (which names it back), /fr/ (which does not) and itself twice.
+  assert.deepEqual(await rowsOf('/en/'), [
+    ['en', site.url('/en/'), 'sitemap', '200', 'this URL'],
+    ['de', site.url('/de/'), 'sitemap', '200', 'names it back'],
+    ['fr', site.url('/fr/'), 'sitemap', '200', 'no return link'],
+    ['x-default', site.url('/en/'), 'sitemap', '200', 'this URL'],
+  ]);
+  assert.ok(expected.HREFLANG_NOT_RECIPROCAL!.urls.includes(site.url('/en/')));
+  // /es/ names /en/ with an invalid code, and /en/ does not name it back.
+  assert.deepEqual(await rowsOf('/es/'), [
+    ['es', site.url('/es/'), 'sitemap', '200', 'this URL'],
+    ['en-UK invalid code', site.url('/en/'), 'sitemap', '200', 'no return link'],
+  ]);
+  await page.fill('[data-testid=url-search]', '');
+});
+
 test('a sitemap finding lists its sitemaps; a finding exports as CSV', { skip: skip ?? false }, async () => {
   await page.click('[data-tab=issues]');
   await page.click('[data-testid=finding-SITEMAP_NOT_200]');

@@ -39,6 +39,9 @@ class ModelGraph {
   namedBy(key: string): readonly number[] {
     return this.incoming.get(key) ?? [];
   }
+  names(sourceId: number, targetKey: string): boolean {
+    return this.sources.get(sourceId)?.targets.includes(targetKey) ?? false;
+  }
   verdict(sourceId: number, notOk: (id: number) => boolean) {
     let nonReciprocal = false;
     let badTarget = false;
@@ -134,6 +137,8 @@ for (const [name, hash, runs] of HASHES) {
       const real = new HreflangGraph(keys, hash);
       const model = new ModelGraph(keys);
       const bad = new Set<number>();
+      /** URLs listed with alternates or bound: every edge naming them holds their id. */
+      const bound = new Set<number>();
       const notOk = (id: number) => bad.has(id);
       for (let step = 0; step < urls * 3; step++) {
         const u = Math.floor(random() * urls);
@@ -146,12 +151,14 @@ for (const [name, hash, runs] of HASHES) {
           for (let k = 0; k < clusterMax; k++) if (random() < 0.8) targets.push(keyOf(Math.min(urls - 1, base + k), clusterMax));
           if (random() < 0.2) targets.push(targets[0] ?? key);
           const id = keys.admit(key);
+          bound.add(id);
           assert.deepEqual(real.addAlternates(key, id, targets), model.addAlternates(key, id, targets));
         } else if (r < 0.55) {
           keys.admit(key); // admitted without a listing or a result: the graph is not told
         } else if (r < 0.7) {
           // a result: bound, and it answers 200 or not (the latest wins)
           const id = keys.admit(key);
+          bound.add(id);
           assert.deepEqual([...real.bind(key, id)], [...model.namedBy(key)]);
           if (random() < 0.3) bad.add(id);
           else bad.delete(id);
@@ -165,6 +172,19 @@ for (const [name, hash, runs] of HASHES) {
         assert.deepEqual(real.verdict(id, notOk), model.verdict(id, notOk), key);
         assert.deepEqual([...real.namedBy(key)], [...model.namedBy(key)], key);
       }
+      // The return link as the detail pane asks for it: does A name B, for B a source or bound.
+      let asked = 0;
+      for (const [key, b] of keys.ids) {
+        if (!bound.has(b)) continue;
+        for (const a of real
+          .namedBy(key)
+          .slice(0, 4)
+          .concat([Math.floor(random() * keys.keys.length)])) {
+          assert.equal(real.names(a, b), model.names(a, key), `${keys.keyOf(a)} names ${key}`);
+          asked++;
+        }
+      }
+      assert.ok(asked > 0);
     }
   });
 }

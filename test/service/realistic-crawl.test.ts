@@ -15,13 +15,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { CrawlSettings, UrlDetail, UrlRow } from '../../shared/model.js';
+import type { CrawlSettings, HreflangCheck, UrlDetail, UrlRow } from '../../shared/model.js';
 import { UrlDetailSchema } from '../../shared/contract.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
 import { CSV_COLUMNS } from '../../electron/service/data/csv.js';
 import {
   REAL_FINDING_CODES,
   SPECIAL_FIELDS,
+  SPECIAL_HREFLANG,
   startRealSite,
   type RealSite,
   type RealSiteEvent,
@@ -29,6 +30,7 @@ import {
   type RealUrlFields,
 } from '../fixtures/real-site/site.js';
 import { allRows, csvOf, parseCsv, settled, tempDir } from './helpers.js';
+import { isValidHreflang } from '../../electron/service/audit/hreflang-codes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = path.join(ROOT, 'test/fixtures/real-site/crawl-child.ts');
@@ -74,6 +76,8 @@ interface CrawlSeen {
   csvFields: Map<string, string>;
   /** The URL detail of the pages whose fields are odd (SPECIAL_FIELDS) and of a few ordinary URLs. */
   details: Map<string, UrlDetail>;
+  /** The URL detail's hreflang alternates of every page declaring some, by path. */
+  alternates: Map<string, HreflangCheck[] | undefined>;
 }
 
 /** The row fields of issue 22 that a crawl of this site must record exactly (the response time varies). */
@@ -154,6 +158,11 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
     const row = byPath.get(p);
     if (row) details.set(p, service.getUrl(id, row.id));
   }
+  const alternates = new Map<string, HreflangCheck[] | undefined>();
+  for (const page of site.spec.pages) {
+    const row = byPath.get(page.path);
+    if (page.hreflang.length > 0 && row) alternates.set(page.path, service.getUrl(id, row.id).alternates);
+  }
   return {
     status: service.get(id).status,
     urls: [...byPath.keys()].sort(),
@@ -168,6 +177,7 @@ async function observe(service: LocalCrawlService, id: string, site: RealSite): 
     fields: new Map([...byPath].map(([p, r]) => [p, fieldsOf(r)])),
     csvFields,
     details,
+    alternates,
   };
 }
 
@@ -342,6 +352,29 @@ describe('a crawl of the realistic site, never interrupted', () => {
     const faq = plain.details.get(SPECIAL_FIELDS.repeated)!;
     assert.deepEqual([faq.indexability, faq.metaDescriptionCount, faq.h1Count, faq.lang], ['indexable', 2, 2, 'en-GB']);
     assert.deepEqual([plain.details.get('/cart/')!.indexability, plain.details.get('/cart/')!.indexabilityReason], ['non-indexable', 'blocked-by-robots']);
+  });
+
+  test("the URL detail's hreflang alternates: each code, answer and return link, as the spec says", () => {
+    const declared = site.spec.pages.filter((page) => page.hreflang.length > 0);
+    assert.ok(declared.length >= 6);
+    assert.deepEqual([...plain.alternates.keys()].sort(), declared.map((page) => page.path).sort());
+    const declares = new Map(declared.map((page) => [site.url(page.path), page.hreflang.map((h) => h.href)]));
+    for (const page of declared) {
+      const url = site.url(page.path);
+      const want = page.hreflang.map((h) => {
+        const target = pathOf(site, h.href);
+        const e = site.expected.urls[target];
+        const check: HreflangCheck = { lang: h.lang, href: h.href, from: 'page', validCode: isValidHreflang(h.lang), self: h.href === url };
+        if (e) Object.assign(check, { id: plain.rows.get(target)!.id, state: e.state }, e.status !== undefined ? { status: e.status } : {});
+        if (h.href !== url) check.namesBack = (declares.get(h.href) ?? []).includes(url);
+        return check;
+      });
+      assert.deepEqual(plain.alternates.get(page.path), want, page.path);
+    }
+    // The planted mistakes read as such.
+    const clearance = plain.alternates.get(SPECIAL_HREFLANG.toRedirect)!.find((a) => a.lang === 'en-GB')!;
+    assert.deepEqual([clearance.status, clearance.namesBack], [301, false]);
+    assert.equal(plain.alternates.get(SPECIAL_HREFLANG.invalidCode)!.find((a) => a.lang === 'en-UK')!.validCode, false);
   });
 
   test('URLs known only as a redirect target have the source "redirect"', () => {

@@ -596,6 +596,14 @@ export class AuditEngine {
   }
 
   /** The URL findings that affect one URL, in catalogue order. */
+  /**
+   * Whether URL `alternate` names URL `id` back as an hreflang alternate (a sitemap listing's or its
+   * page's), as HREFLANG_NOT_RECIPROCAL judges it. `id` has alternates of its own or a result.
+   */
+  namesBack(alternate: number, id: number): boolean {
+    return this.hreflang.names(alternate, id);
+  }
+
   codesOf(id: number): (UrlFindingCode | LastmodFindingCode)[] {
     if (id < 0 || id >= this.size) return [];
     const m = this.maskOf(id) | this.walkedMask(id);

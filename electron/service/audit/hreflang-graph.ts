@@ -254,6 +254,14 @@ export class HreflangGraph {
     return { nonReciprocal, badTarget };
   }
 
+  /**
+   * Whether URL `sourceId`'s alternates name URL `targetId`, where the target is a source or has a
+   * result (then every edge naming it holds its id): the return link `verdict` looks for.
+   */
+  names(sourceId: number, targetId: number): boolean {
+    return this.runsNameId(this.bySource.find(sourceId), targetId);
+  }
+
   /** Edges, runs, and edges whose target's id is not known (their keys are in the pool). */
   size(): { edges: number; runs: number; unresolved: number } {
     return { edges: this.edges, runs: this.runs, unresolved: this.unresolved };

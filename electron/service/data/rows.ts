@@ -4,10 +4,22 @@
  * click depth) and the journal (entry, result and the facts beside it), with the URL's indexability
  * (audit/indexability.ts).
  */
-import type { CrawlLogEntry, RedirectStep, RedirectWalk, SitemapUrlEntry, UrlDetail, UrlResult, UrlRow, UrlState } from '../../../shared/model.js';
+import type {
+  CrawlLogEntry,
+  HreflangAlternate,
+  HreflangCheck,
+  RedirectStep,
+  RedirectWalk,
+  SitemapUrlEntry,
+  UrlDetail,
+  UrlResult,
+  UrlRow,
+  UrlState,
+} from '../../../shared/model.js';
 import type { CrawlData } from './crawl-data.js';
 import type { ExportRecord } from './csv.js';
 import { indexabilityOf } from '../audit/indexability.js';
+import { isValidHreflang } from '../audit/hreflang-codes.js';
 import { tryUniqueKey, type ResultFacts } from '../../engine/index.js';
 import { ADMIT_TAIL, DUP_TAIL, DUPS_TAIL, REC_ADMIT, REC_DUPS, REC_LOG, REC_RESULT, RESULT_STATES, decodeEntry, decodeResultFacts } from '../journal/format.js';
 import type { RecordReader } from '../journal/reader.js';
@@ -41,7 +53,30 @@ export class Rows {
     if (entry) detail.sitemapEntry = entry;
     if (result) detail.result = result;
     if (result?.redirectTo !== undefined) detail.redirectWalk = this.redirectWalk(id);
+    const alternates = [...this.alternateChecks(id, result?.hreflang, 'page'), ...this.alternateChecks(id, entry?.alternates, 'sitemap')];
+    if (alternates.length > 0) detail.alternates = alternates;
     return detail;
+  }
+
+  /** The hreflang alternates of URL `id` from one place, each with its code's validity, answer and return link. */
+  private alternateChecks(id: number, list: readonly HreflangAlternate[] | undefined, from: HreflangCheck['from']): HreflangCheck[] {
+    if (!list?.length) return [];
+    const { queue } = this.data;
+    const own = queue.get(id)?.uniqueKey;
+    return list.map(({ lang, href }) => {
+      const key = tryUniqueKey(href) ?? href;
+      const self = key === own;
+      const check: HreflangCheck = { lang, href, from, validCode: isValidHreflang(lang), self };
+      const target = self ? id : queue.idOf(key);
+      if (target !== undefined) {
+        check.id = target;
+        check.state = this.stateOf(target);
+        const status = this.result(target)?.status;
+        if (status !== undefined) check.status = status;
+      }
+      if (!self) check.namesBack = target !== undefined && this.data.audit.namesBack(target, id);
+      return check;
+    });
   }
 
   /** The chain from a redirecting URL along the crawl's own rows, to a final answer or a loop. */

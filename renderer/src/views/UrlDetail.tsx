@@ -1,6 +1,6 @@
 /** Everything known about one URL: sources, sitemaps, redirects, canonical, hreflang, robots, errors. */
 import { useEffect, useState, type ReactNode } from 'react';
-import type { RedirectWalk, UrlDetail } from '../../../shared/model.js';
+import type { HreflangCheck, RedirectWalk, UrlDetail } from '../../../shared/model.js';
 import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
@@ -116,6 +116,58 @@ function RedirectChain({ walk }: { walk: RedirectWalk }) {
   );
 }
 
+/**
+ * The URL's hreflang alternates, each with what the audit's hreflang findings judge: the code, the
+ * alternate's answer, and whether it names this URL back.
+ */
+function HreflangAlternates({ alternates }: { alternates: HreflangCheck[] }) {
+  return (
+    <Section title={`hreflang alternates (${alternates.length})`} testId="detail-hreflang">
+      <table className="mini-table">
+        <tbody>
+          {alternates.map((a, i) => (
+            <tr key={i} data-lang={a.lang}>
+              <td className="mono nowrap">
+                {a.lang}
+                {!a.validCode && (
+                  <>
+                    {' '}
+                    <span className="badge badge-warn" title="Not x-default, nor an ISO 639-1 language with an optional script and ISO 3166-1 region">
+                      invalid code
+                    </span>
+                  </>
+                )}
+              </td>
+              <td>
+                <UrlLink url={a.href} />
+              </td>
+              <td className="muted small">{a.from}</td>
+              <td className="nowrap">
+                {a.status !== undefined ? (
+                  <HttpStatus status={a.status} />
+                ) : (
+                  <span className="muted small">{a.state ? STATE_LABEL[a.state] : 'not in this crawl'}</span>
+                )}
+              </td>
+              <td className="small" data-testid="hreflang-return">
+                {a.self ? (
+                  <span className="muted">this URL</span>
+                ) : a.namesBack ? (
+                  <span title="Its page or sitemap entry names this URL back">names it back</span>
+                ) : (
+                  <span className="text-error" title="Neither its page nor its sitemap entries name this URL: search engines ignore a one-way hreflang">
+                    no return link
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
 /** The audit findings of one URL, named and coloured by the crawl's findings (loaded once). */
 function UrlFindings({ crawlId, codes }: { crawlId: string; codes: string[] }) {
   const list = useApp((s) => s.byCrawl[crawlId]?.findings?.list);
@@ -155,8 +207,7 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
   const [allSources, setAllSources] = useState(false);
   const r = d.result ?? {};
   const entry = d.sitemapEntry;
-  const hreflangPage = r.hreflang ?? [];
-  const hreflangSitemap = entry?.alternates ?? [];
+  const alternates = d.alternates ?? [];
   const canonical = r.canonical ?? d.canonical;
   // Hops followed inside one fetch (journals written before redirects became rows of their own).
   const chain = r.redirectChain ?? [];
@@ -314,32 +365,7 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
         )
       )}
 
-      {(hreflangPage.length > 0 || hreflangSitemap.length > 0) && (
-        <Section title="hreflang alternates">
-          <table className="mini-table">
-            <tbody>
-              {hreflangPage.map((h, i) => (
-                <tr key={`p${i}`}>
-                  <td className="mono">{h.lang}</td>
-                  <td>
-                    <UrlLink url={h.href} />
-                  </td>
-                  <td className="muted small">page</td>
-                </tr>
-              ))}
-              {hreflangSitemap.map((h, i) => (
-                <tr key={`s${i}`}>
-                  <td className="mono">{h.lang}</td>
-                  <td>
-                    <UrlLink url={h.href} />
-                  </td>
-                  <td className="muted small">sitemap</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Section>
-      )}
+      {alternates.length > 0 && <HreflangAlternates alternates={alternates} />}
       <Section title={`Found by (${d.discoveries.length})`} testId="detail-discoveries">
         {d.discoveries.length === 0 ? (
           <div className="muted small">—</div>
