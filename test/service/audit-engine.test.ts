@@ -494,6 +494,23 @@ test('hreflang in pages: a sitemap entry naming a page is answered by the page, 
   assert.deepEqual(snapshot(run(byKind)), snapshot(e));
 });
 
+test('HREFLANG_NO_SELF: a URL with alternates, none of them itself, in any listing or its page', () => {
+  const s = new Script();
+  s.list(u('/a/'), SM, { alternates: [alt('de', '/b/')] }); // no self in its entry, but its page has one
+  s.list(u('/b/'), SM, { alternates: [alt('en', '/a/')] }); // none anywhere
+  s.link(u('/c/'));
+  s.list(u('/d/'), SM, { alternates: [alt('en', '/d/')] }); // itself only
+  s.list(u('/d/'), SM2, { alternates: [alt('fr', '/c/')] }); // listed again without itself: the first names it
+  s.result(u('/a/'), page(alt('en', '/a/'), alt('de', '/b/')));
+  s.result(u('/b/'), html);
+  s.result(u('/c/'), page(alt('fr', '/c/#top'), alt('en', '/d/'))); // the fragment is dropped: itself
+  s.result(u('/d/'), { status: 404, hreflang: [alt('de', '/b/')] });
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('HREFLANG_NO_SELF'), ids(s, [u('/b/')]));
+  for (let seed = 1; seed <= 25; seed++) assert.deepEqual(snapshot(run(shuffled(s.events, seed))), snapshot(e), `seed ${seed}`);
+  assert.equal(run(s.events, { pages: false }).finding('HREFLANG_NO_SELF').measured, true, 'sitemaps alone measure it');
+});
+
 test('hreflang codes: ISO 639-1 language, optional script and ISO 3166-1 region, or x-default', () => {
   assert.deepEqual(TABLE_SIZES, { languages: 184, regions: 249 });
   for (const ok of ['en', 'EN-gb', 'de-AT', 'zh-Hant', 'zh-hans-cn', 'x-default', 'X-Default', 'pt-BR', ' fr ']) {
@@ -605,7 +622,7 @@ test('a listing run measures only what needs no page fetch; the rest reads "not 
     .sort();
   assert.deepEqual(unmeasured, needPages);
   for (const f of e.findings()) if (!f.measured) assert.equal(f.count, 0, f.code);
-  assert.equal(e.findings().length, 41);
+  assert.equal(e.findings().length, 42);
 });
 
 /** A crawl's worth of events touching every URL finding. */

@@ -99,7 +99,7 @@ describe('the sitemap audit through CrawlService', () => {
       const audit = auditOf(service, id);
       assertExpected(audit, site, 'full');
       const findings = service.getFindings(id);
-      assert.equal(findings.length, 41);
+      assert.equal(findings.length, 42);
       assert.deepEqual(
         findings.map((f) => f.severity),
         [...findings.map((f) => f.severity)].sort((a, b) => ['critical', 'warning', 'notice'].indexOf(a) - ['critical', 'warning', 'notice'].indexOf(b)),

@@ -285,6 +285,14 @@ export const FINDING_DEFINITIONS: readonly FindingDefinition[] = [
     needs: 'none',
   },
   {
+    code: 'HREFLANG_NO_SELF',
+    severity: 'notice',
+    title: 'hreflang alternates without the URL itself',
+    explanation: 'Each language version lists itself among its alternates, as search engines ask: add a self-referencing hreflang to these URLs.',
+    subject: 'url',
+    needs: 'none',
+  },
+  {
     code: 'LINK_TO_REDIRECT',
     severity: 'notice',
     title: 'Internal links to redirecting URLs',

@@ -138,6 +138,8 @@ const P_H1 = 1 << 3; // a non-empty first H1
 const P_MULTI_H1 = 1 << 4; // two or more <h1>
 /** The target of a `link` discovery: an <a>/<area> of another crawled page. */
 const P_LINKED = 1 << 5;
+/** It has hreflang alternates of its own (a listing's or its page's). */
+const P_HREF = 1 << 6;
 const P_RESULT = P_PAGE | P_TITLE | P_DESC | P_H1 | P_MULTI_H1;
 
 /** Indexable pages sharing one exact text (trimmed): a title or meta description. Ids in no order. */
@@ -239,6 +241,8 @@ const F_HREF_BAD_CODE = 1 << 12;
 const F_STATUS_200 = 1 << 13;
 /** Found otherwise than as a redirect's target (listed, linked, the start URL, a page's reference): where a chain starts. */
 const F_ENTRY = 1 << 14;
+/** Among its hreflang alternates (a listing's or its page's) is the URL itself. */
+const F_HREF_SELF = 1 << 15;
 const F_RESULT_FLAGS = F_NOINDEX | F_CANON_OTHER | F_HTML | F_STATUS_200;
 // The result class (4 bits) and the out-of-scope listing count (8 bits; past 255, the rest in a side map) share the word.
 const CAT_SHIFT = 16;
@@ -483,17 +487,22 @@ export class AuditEngine {
    * a page's answer within one crawl does not change its HTML.
    */
   private pageAlternates(id: number, key: string, alternates: readonly { lang: string; href: string }[]): number[] {
-    if (alternates.some((a) => !isValidHreflang(a.lang)) && (this.flags[id]! & F_HREF_BAD_CODE) === 0) {
-      const before = this.maskOf(id);
-      this.flags[id] |= F_HREF_BAD_CODE;
-      this.settle(id, before);
-    }
+    const before = this.maskOf(id);
+    if (alternates.some((a) => !isValidHreflang(a.lang))) this.flags[id] |= F_HREF_BAD_CODE;
     const targetKeys: string[] = [];
     for (const a of alternates) {
       const k = tryUniqueKey(a.href);
       if (k !== null) targetKeys.push(k);
     }
+    this.noteSelf(id, key, targetKeys);
+    this.settle(id, before);
     return this.hreflang.addAlternates(key, id, targetKeys);
+  }
+
+  /** URL `id` (of uniqueKey `key`) declares the alternates `targetKeys`: notes whether it names itself among them. */
+  private noteSelf(id: number, key: string, targetKeys: readonly string[]): void {
+    this.page[id] |= P_HREF;
+    if (targetKeys.includes(key)) this.flags[id] |= F_HREF_SELF;
   }
 
   /** A sitemap-tree node was added or changed (the whole node; latest wins). */
@@ -681,6 +690,7 @@ export class AuditEngine {
     if (f & F_HREF_NONRECIP) m |= U.HREFLANG_NOT_RECIPROCAL;
     if (f & F_HREF_BAD_CODE) m |= U.HREFLANG_INVALID_CODE;
     if (this.pages && (f & F_HREF_BAD_TARGET) !== 0) m |= U.HREFLANG_TARGET_NOT_200;
+    if ((f & F_HREF_SELF) === 0 && (this.page[id]! & P_HREF) !== 0) m |= U.HREFLANG_NO_SELF;
     if ((f & F_LISTED) === 0) {
       if (this.pages && c === C_2XX && (f & (F_HTML | F_NOINDEX | F_CANON_OTHER)) === F_HTML) m |= U.INDEXABLE_NOT_IN_SITEMAP;
       return m;
@@ -1070,6 +1080,7 @@ export class AuditEngine {
     }
     const own = key ?? this.keys.keyOf(id);
     if (own === undefined) return null;
+    this.noteSelf(id, own, targetKeys);
     return this.hreflang.addAlternates(own, id, targetKeys, fresh);
   }
 

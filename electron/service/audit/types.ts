@@ -28,9 +28,10 @@ export const URL_FINDING_CODES = [
   'HREFLANG_NOT_RECIPROCAL',
   'HREFLANG_TARGET_NOT_200',
   'HREFLANG_INVALID_CODE',
+  'HREFLANG_NO_SELF',
   'REDIRECT_CHAIN',
   'REDIRECT_LOOP',
-  // Page findings (issue 22): bits 21–29 of the 32-bit mask.
+  // Page findings (issue 22): bits 22–30 of the 32-bit mask.
   'BROKEN_INTERNAL_LINK',
   'LINK_TO_REDIRECT',
   'LINKED_NON_INDEXABLE',
