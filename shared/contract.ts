@@ -474,6 +474,8 @@ export const HreflangCheckSchema = strictObject({
   id: nonNeg().optional(),
   state: UrlStateSchema.optional(),
   status: int().optional(),
+  /** Why the alternate is not indexable, when it is not (noindex, canonicalised, redirect, …). */
+  indexabilityReason: IndexabilityReasonSchema.optional(),
   /** Whether the alternate names this URL back, in its page or a sitemap entry (absent for the URL itself). */
   namesBack: boolean().optional(),
 });

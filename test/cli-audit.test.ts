@@ -66,7 +66,7 @@ describe('CLI audit', () => {
     const expected = listingAudit(site.origin);
     const out = t.out();
     const found = Object.values(expected).filter((f) => f.measured && f.urls.length > 0).length;
-    assert.match(out, new RegExp(`^Audit of crawl ${id} \\(finished\\): ${found} of 42 findings with problems, 25 not measured`));
+    assert.match(out, new RegExp(`^Audit of crawl ${id} \\(finished\\): ${found} of 43 findings with problems, 26 not measured`));
     assert.match(out, /^SEVERITY\s+CODE\s+COUNT\s+EXPLANATION$/m);
     for (const [code, ex] of Object.entries(expected)) {
       const line = out.split('\n').find((l) => l.split(/\s+/)[1] === code);
@@ -91,10 +91,10 @@ describe('CLI audit', () => {
     const file = join(dir, 'findings.csv');
     const c = io();
     assert.equal(await runCli(['audit', id, '--state-dir', dir, '--out', file], c), 0, c.err());
-    assert.match(c.out(), /Wrote 42 findings/);
+    assert.match(c.out(), /Wrote 43 findings/);
     const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
     assert.deepEqual(header, [...AUDIT_CSV_COLUMNS]);
-    assert.equal(rows.length, 42);
+    assert.equal(rows.length, 43);
     const dup = rows.find((r) => r[1] === 'DUPLICATE_IN_SITEMAP')!;
     assert.deepEqual([dup[0], dup[4], dup[5]], ['notice', String(expected.DUPLICATE_IN_SITEMAP!.urls.length), 'true']);
     const gone = rows.find((r) => r[1] === 'SITEMAP_URL_4XX')!;

@@ -239,6 +239,7 @@ describe('audit of a crawl of the audit site', () => {
     const unmeasured = c.engine.findings().filter((f) => !f.measured && !PAGE_CODES.has(f.code));
     assert.deepEqual(unmeasured.map((f) => f.code).sort(), [
       'HREFLANG_TARGET_NOT_200',
+      'HREFLANG_TARGET_NOT_INDEXABLE',
       'INDEXABLE_NOT_IN_SITEMAP',
       'LASTMOD_AFTER_LAST_MODIFIED',
       'LASTMOD_FAKE_FRESH',

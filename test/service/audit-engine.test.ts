@@ -494,6 +494,27 @@ test('hreflang in pages: a sitemap entry naming a page is answered by the page, 
   assert.deepEqual(snapshot(run(byKind)), snapshot(e));
 });
 
+test('HREFLANG_TARGET_NOT_INDEXABLE: an alternate that answers 2xx but is noindex or canonicalised elsewhere', () => {
+  const s = new Script();
+  s.list(u('/a/'), SM, { alternates: [alt('en', '/a/'), alt('de', '/noindex/')] });
+  s.list(u('/b/'), SM, { alternates: [alt('en', '/b/'), alt('de', '/canon/')] });
+  s.list(u('/c/'), SM, { alternates: [alt('en', '/c/'), alt('de', '/self-canon/'), alt('fr', '/gone/')] });
+  for (const p of ['/noindex/', '/canon/', '/self-canon/', '/gone/']) s.link(u(p));
+  s.result(u('/noindex/'), { ...html, xRobotsTag: 'noindex' });
+  s.result(u('/canon/'), { ...html, canonical: u('/b/') });
+  s.result(u('/self-canon/'), { ...html, canonical: u('/self-canon/') });
+  s.result(u('/gone/'), { status: 410, contentType: 'text/html', metaRobots: 'noindex' }); // not 200: the other finding
+  for (const p of ['/a/', '/b/', '/c/']) s.result(u(p), html);
+  const e = run(s.events);
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_INDEXABLE'), ids(s, ['/a/', '/b/'].map(u)));
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_200'), ids(s, [u('/c/')]));
+  for (let seed = 1; seed <= 25; seed++) assert.deepEqual(snapshot(run(shuffled(s.events, seed))), snapshot(e), `seed ${seed}`);
+  // The latest answer decides: /noindex/ is indexable now, so /a/ is clear of it.
+  e.result(s.idOf(u('/noindex/')), 'done', html);
+  assert.deepEqual(e.urlsOf('HREFLANG_TARGET_NOT_INDEXABLE'), ids(s, [u('/b/')]));
+  assert.deepEqual(run(s.events, { pages: false }).finding('HREFLANG_TARGET_NOT_INDEXABLE').measured, false);
+});
+
 test('HREFLANG_NO_SELF: a URL with alternates, none of them itself, in any listing or its page', () => {
   const s = new Script();
   s.list(u('/a/'), SM, { alternates: [alt('de', '/b/')] }); // no self in its entry, but its page has one
@@ -622,7 +643,7 @@ test('a listing run measures only what needs no page fetch; the rest reads "not 
     .sort();
   assert.deepEqual(unmeasured, needPages);
   for (const f of e.findings()) if (!f.measured) assert.equal(f.count, 0, f.code);
-  assert.equal(e.findings().length, 42);
+  assert.equal(e.findings().length, 43);
 });
 
 /** A crawl's worth of events touching every URL finding. */

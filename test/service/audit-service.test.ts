@@ -99,7 +99,7 @@ describe('the sitemap audit through CrawlService', () => {
       const audit = auditOf(service, id);
       assertExpected(audit, site, 'full');
       const findings = service.getFindings(id);
-      assert.equal(findings.length, 42);
+      assert.equal(findings.length, 43);
       assert.deepEqual(
         findings.map((f) => f.severity),
         [...findings.map((f) => f.severity)].sort((a, b) => ['critical', 'warning', 'notice'].indexOf(a) - ['critical', 'warning', 'notice'].indexOf(b)),
@@ -196,7 +196,7 @@ describe('the sitemap audit through CrawlService', () => {
       const id = await crawl(service, site, 'listing');
       assertExpected(auditOf(service, id), site, 'listing');
       const unmeasured = service.getFindings(id).filter((f) => !f.measured);
-      assert.equal(unmeasured.length, 16 + PAGE_CODES.size); // 13, and the three lastmod findings weighed against pages
+      assert.equal(unmeasured.length, 17 + PAGE_CODES.size); // 14, and the three lastmod findings weighed against pages
       for (const f of unmeasured) {
         assert.equal(f.count, 0);
         assert.match(f.notMeasuredReason ?? '', /not fetched/, f.code);

@@ -42,16 +42,18 @@ class ModelGraph {
   names(sourceId: number, targetKey: string): boolean {
     return this.sources.get(sourceId)?.targets.includes(targetKey) ?? false;
   }
-  verdict(sourceId: number, notOk: (id: number) => boolean) {
+  verdict(sourceId: number, notOk: (id: number) => boolean, notIndexable: (id: number) => boolean = () => false) {
     let nonReciprocal = false;
     let badTarget = false;
+    let nonIndexableTarget = false;
     const s = this.sources.get(sourceId);
     for (const t of s?.targets ?? []) {
       const tid = this.idOf(t);
       if (!(tid >= 0 && this.sources.get(tid)?.targets.includes(s!.key))) nonReciprocal = true;
       if (tid >= 0 && notOk(tid)) badTarget = true;
+      if (tid >= 0 && notIndexable(tid)) nonIndexableTarget = true;
     }
-    return { nonReciprocal, badTarget };
+    return { nonReciprocal, badTarget, nonIndexableTarget };
   }
 }
 
@@ -140,6 +142,8 @@ for (const [name, hash, runs] of HASHES) {
       /** URLs listed with alternates or bound: every edge naming them holds their id. */
       const bound = new Set<number>();
       const notOk = (id: number) => bad.has(id);
+      const unindexed = new Set<number>();
+      const notIndexable = (id: number) => unindexed.has(id);
       for (let step = 0; step < urls * 3; step++) {
         const u = Math.floor(random() * urls);
         const key = keyOf(u, clusterMax);
@@ -162,14 +166,16 @@ for (const [name, hash, runs] of HASHES) {
           assert.deepEqual([...real.bind(key, id)], [...model.namedBy(key)]);
           if (random() < 0.3) bad.add(id);
           else bad.delete(id);
+          if (random() < 0.2) unindexed.add(id);
+          else unindexed.delete(id);
         } else {
           assert.deepEqual([...real.namedBy(key)], [...model.namedBy(key)]);
           const id = keys.idOf(key);
-          if (id !== undefined) assert.deepEqual(real.verdict(id, notOk), model.verdict(id, notOk));
+          if (id !== undefined) assert.deepEqual(real.verdict(id, notOk, notIndexable), model.verdict(id, notOk, notIndexable));
         }
       }
       for (const [key, id] of keys.ids) {
-        assert.deepEqual(real.verdict(id, notOk), model.verdict(id, notOk), key);
+        assert.deepEqual(real.verdict(id, notOk, notIndexable), model.verdict(id, notOk, notIndexable), key);
         assert.deepEqual([...real.namedBy(key)], [...model.namedBy(key)], key);
       }
       // The return link as the detail pane asks for it: does A name B, for B a source or bound.
@@ -200,14 +206,14 @@ test('HreflangGraph: with every key sharing one hash, a pair that is not recipro
   g.addAlternates(`${O}/de/a`, b!, [`${O}/de/a`, `${O}/en/a`]);
   g.addAlternates(`${O}/en/c`, c!, [`${O}/en/c`, `${O}/de/c`]);
   g.addAlternates(`${O}/de/c`, d!, [`${O}/de/c`, `${O}/en/c2`]);
-  assert.deepEqual(g.verdict(a!, notOk), { nonReciprocal: false, badTarget: false });
-  assert.deepEqual(g.verdict(b!, notOk), { nonReciprocal: false, badTarget: false });
-  assert.deepEqual(g.verdict(c!, notOk), { nonReciprocal: true, badTarget: false });
-  assert.deepEqual(g.verdict(d!, notOk), { nonReciprocal: true, badTarget: false });
+  assert.deepEqual(g.verdict(a!, notOk), { nonReciprocal: false, badTarget: false, nonIndexableTarget: false });
+  assert.deepEqual(g.verdict(b!, notOk), { nonReciprocal: false, badTarget: false, nonIndexableTarget: false });
+  assert.deepEqual(g.verdict(c!, notOk), { nonReciprocal: true, badTarget: false, nonIndexableTarget: false });
+  assert.deepEqual(g.verdict(d!, notOk), { nonReciprocal: true, badTarget: false, nonIndexableTarget: false });
   // C2 is listed naming D: D is answered, C still is not.
   g.addAlternates(`${O}/en/c2`, c2!, [`${O}/de/c`]);
-  assert.deepEqual(g.verdict(d!, notOk), { nonReciprocal: false, badTarget: false });
-  assert.deepEqual(g.verdict(c!, notOk), { nonReciprocal: true, badTarget: false });
+  assert.deepEqual(g.verdict(d!, notOk), { nonReciprocal: false, badTarget: false, nonIndexableTarget: false });
+  assert.deepEqual(g.verdict(c!, notOk), { nonReciprocal: true, badTarget: false, nonIndexableTarget: false });
   // One source naming two keys of one hash keeps both; naming itself is skipped by key, not by hash.
   const e = keys.admit(`${O}/en/e`);
   keys.admit(`${O}/de/e`);
@@ -221,7 +227,7 @@ test('HreflangGraph: with every key sharing one hash, a pair that is not recipro
   assert.deepEqual(g.bind(`${O}/gone`, bad), []);
   assert.deepEqual(
     g.verdict(e, (id) => id === bad),
-    { nonReciprocal: true, badTarget: false },
+    { nonReciprocal: true, badTarget: false, nonIndexableTarget: false },
   );
   assert.deepEqual(g.bind(`${O}/en/a`, a!), [b]);
 });
@@ -273,7 +279,7 @@ test('HreflangGraph holds no record for alternates never admitted: about 30 byte
   const first = keys.idOf(`${O}/products/garden-tools/rake-0`)!;
   assert.deepEqual(
     g.verdict(first, () => true),
-    { nonReciprocal: true, badTarget: false },
+    { nonReciprocal: true, badTarget: false, nonIndexableTarget: false },
   );
   assert.deepEqual(g.namedBy(`${O}/de/products/garden-tools/rake-5`), [keys.idOf(`${O}/products/garden-tools/rake-5`)]);
   assert.deepEqual(g.namedBy(`${O}/de/products/garden-tools/rake-6`), []);
@@ -309,12 +315,12 @@ test('HreflangGraph finds every source naming a target, first first, across its 
   h.addAlternates(`${O}/s/5`, 5, [`${O}/s/4`]);
   assert.deepEqual(
     h.verdict(4, () => false),
-    { nonReciprocal: false, badTarget: false },
+    { nonReciprocal: false, badTarget: false, nonIndexableTarget: false },
   );
   h.addAlternates(`${O}/s/4`, 4, [`${O}/never`]);
   assert.deepEqual(
     h.verdict(4, () => false),
-    { nonReciprocal: true, badTarget: false },
+    { nonReciprocal: true, badTarget: false, nonIndexableTarget: false },
   );
 });
 

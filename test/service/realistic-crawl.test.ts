@@ -365,7 +365,14 @@ describe('a crawl of the realistic site, never interrupted', () => {
         const target = pathOf(site, h.href);
         const e = site.expected.urls[target];
         const check: HreflangCheck = { lang: h.lang, href: h.href, from: 'page', validCode: isValidHreflang(h.lang), self: h.href === url };
-        if (e) Object.assign(check, { id: plain.rows.get(target)!.id, state: e.state }, e.status !== undefined ? { status: e.status } : {});
+        const reason = site.expected.fields[target]?.indexabilityReason;
+        if (e)
+          Object.assign(
+            check,
+            { id: plain.rows.get(target)!.id, state: e.state },
+            e.status !== undefined ? { status: e.status } : {},
+            reason ? { indexabilityReason: reason } : {},
+          );
         if (h.href !== url) check.namesBack = (declares.get(h.href) ?? []).includes(url);
         return check;
       });
@@ -375,6 +382,8 @@ describe('a crawl of the realistic site, never interrupted', () => {
     const clearance = plain.alternates.get(SPECIAL_HREFLANG.toRedirect)!.find((a) => a.lang === 'en-GB')!;
     assert.deepEqual([clearance.status, clearance.namesBack], [301, false]);
     assert.equal(plain.alternates.get(SPECIAL_HREFLANG.invalidCode)!.find((a) => a.lang === 'en-UK')!.validCode, false);
+    const tracked = plain.alternates.get(SPECIAL_HREFLANG.toCanonicalised)!.find((a) => a.lang === 'en-GB')!;
+    assert.deepEqual([tracked.status, tracked.indexabilityReason, tracked.namesBack], [200, 'canonicalised', false]);
   });
 
   test('URLs known only as a redirect target have the source "redirect"', () => {

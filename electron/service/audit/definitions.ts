@@ -201,6 +201,15 @@ export const FINDING_DEFINITIONS: readonly FindingDefinition[] = [
     needs: 'pages',
   },
   {
+    code: 'HREFLANG_TARGET_NOT_INDEXABLE',
+    severity: 'warning',
+    title: 'hreflang alternates that are not indexable',
+    explanation:
+      'These URLs’ hreflang alternates are noindex or canonicalised to another URL: point hreflang at the canonical, indexable version of each page.',
+    subject: 'url',
+    needs: 'pages',
+  },
+  {
     code: 'HREFLANG_INVALID_CODE',
     severity: 'warning',
     title: 'Invalid hreflang language or region codes',

@@ -140,6 +140,8 @@ const P_MULTI_H1 = 1 << 4; // two or more <h1>
 const P_LINKED = 1 << 5;
 /** It has hreflang alternates of its own (a listing's or its page's). */
 const P_HREF = 1 << 6;
+/** Some hreflang alternate of it is a page that is not indexable (the graph's verdict). */
+const P_HREF_NONINDEX = 1 << 7;
 const P_RESULT = P_PAGE | P_TITLE | P_DESC | P_H1 | P_MULTI_H1;
 
 /** Indexable pages sharing one exact text (trimmed): a title or meta description. Ids in no order. */
@@ -341,6 +343,7 @@ export class AuditEngine {
   private chainCache: { version: number; chain: Set<number>; loop: Set<number> } | null = null;
   private readonly hreflang: HreflangGraph;
   private readonly notOk = (id: number): boolean => this.answersNot200(id);
+  private readonly notIndexable = (id: number): boolean => this.pageNotIndexable(id);
   private readonly urlCounts = new Int32Array(URL_FINDING_CODES.length);
   /** Out-of-scope listings of a URL past the 255 its flags hold (a URL listed out of scope that often). */
   private readonly scopeOverflow = new Map<number, number>();
@@ -690,7 +693,9 @@ export class AuditEngine {
     if (f & F_HREF_NONRECIP) m |= U.HREFLANG_NOT_RECIPROCAL;
     if (f & F_HREF_BAD_CODE) m |= U.HREFLANG_INVALID_CODE;
     if (this.pages && (f & F_HREF_BAD_TARGET) !== 0) m |= U.HREFLANG_TARGET_NOT_200;
-    if ((f & F_HREF_SELF) === 0 && (this.page[id]! & P_HREF) !== 0) m |= U.HREFLANG_NO_SELF;
+    const p = this.page[id]!;
+    if ((f & F_HREF_SELF) === 0 && (p & P_HREF) !== 0) m |= U.HREFLANG_NO_SELF;
+    if (this.pages && (p & P_HREF_NONINDEX) !== 0) m |= U.HREFLANG_TARGET_NOT_INDEXABLE;
     if ((f & F_LISTED) === 0) {
       if (this.pages && c === C_2XX && (f & (F_HTML | F_NOINDEX | F_CANON_OTHER)) === F_HTML) m |= U.INDEXABLE_NOT_IN_SITEMAP;
       return m;
@@ -1188,13 +1193,21 @@ export class AuditEngine {
 
   /** Judges the alternates of source `id` again. */
   private recomputeHreflang(id: number): void {
-    const v = this.hreflang.verdict(id, this.notOk);
+    const v = this.hreflang.verdict(id, this.notOk, this.notIndexable);
     const before = this.maskOf(id);
     let f = this.flags[id]! & ~(F_HREF_NONRECIP | F_HREF_BAD_TARGET);
     if (v.nonReciprocal) f |= F_HREF_NONRECIP;
     if (v.badTarget) f |= F_HREF_BAD_TARGET;
     this.flags[id] = f;
+    this.page[id] = v.nonIndexableTarget ? this.page[id]! | P_HREF_NONINDEX : this.page[id]! & ~P_HREF_NONINDEX;
     this.settle(id, before);
+  }
+
+  /** A 2xx page that is noindex or canonicalised elsewhere (not indexable for those reasons alone). */
+  private pageNotIndexable(id: number): boolean {
+    if (id >= this.size) return false;
+    const f = this.flags[id]!;
+    return (f & CAT_BITS) >>> CAT_SHIFT === C_2XX && (f & (F_NOINDEX | F_CANON_OTHER)) !== 0;
   }
 
   /** A result is known and it is not a plain 200 (blocked URLs have no status: not counted). */

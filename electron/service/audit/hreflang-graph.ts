@@ -32,6 +32,8 @@ export interface HreflangVerdict {
   nonReciprocal: boolean;
   /** Some alternate is known to answer other than 200. */
   badTarget: boolean;
+  /** Some alternate is known to be a page that is not indexable (noindex, or canonicalised elsewhere). */
+  nonIndexableTarget: boolean;
 }
 
 /** The crawl's URLs by uniqueKey and back (the audit's UrlKeys: the frontier). */
@@ -234,10 +236,14 @@ export class HreflangGraph {
     return out.length === 0 ? NONE : out;
   }
 
-  /** Whether the source `sourceId`'s alternates all name it back, and whether any is known not to answer 200. */
-  verdict(sourceId: number, notOk: (id: number) => boolean): HreflangVerdict {
+  /**
+   * Whether the source `sourceId`'s alternates all name it back, whether any is known not to answer
+   * 200 (`notOk`), and whether any is known not to be indexable (`notIndexable`).
+   */
+  verdict(sourceId: number, notOk: (id: number) => boolean, notIndexable: (id: number) => boolean = NEVER): HreflangVerdict {
     let nonReciprocal = false;
     let badTarget = false;
+    let nonIndexableTarget = false;
     for (const r of this.bySource.find(sourceId)) {
       const end = this.runEnd(r);
       for (let e = this.runStart[r]!; e < end; e++) {
@@ -247,11 +253,12 @@ export class HreflangGraph {
         else {
           if (!nonReciprocal && !this.runsNameId(this.bySource.find(tid), sourceId)) nonReciprocal = true;
           if (!badTarget && notOk(tid)) badTarget = true;
+          if (!nonIndexableTarget && notIndexable(tid)) nonIndexableTarget = true;
         }
-        if (nonReciprocal && badTarget) return { nonReciprocal, badTarget };
+        if (nonReciprocal && badTarget && nonIndexableTarget) return { nonReciprocal, badTarget, nonIndexableTarget };
       }
     }
-    return { nonReciprocal, badTarget };
+    return { nonReciprocal, badTarget, nonIndexableTarget };
   }
 
   /**
@@ -416,6 +423,7 @@ export class HreflangGraph {
 }
 
 const NONE: readonly number[] = [];
+const NEVER = (): boolean => false;
 
 /** Writes `v` (0 ≤ v < 2³¹) as a varint at `o`; returns the offset after it. */
 function putVarint(pool: Uint8Array, o: number, v: number): number {

@@ -29,9 +29,10 @@ export const URL_FINDING_CODES = [
   'HREFLANG_TARGET_NOT_200',
   'HREFLANG_INVALID_CODE',
   'HREFLANG_NO_SELF',
+  'HREFLANG_TARGET_NOT_INDEXABLE',
   'REDIRECT_CHAIN',
   'REDIRECT_LOOP',
-  // Page findings (issue 22): bits 22–30 of the 32-bit mask.
+  // Page findings (issue 22): bits 23–31 of the 32-bit mask (the last one its sign bit: masks are bits, never compared as numbers).
   'BROKEN_INTERNAL_LINK',
   'LINK_TO_REDIRECT',
   'LINKED_NON_INDEXABLE',

@@ -71,8 +71,9 @@ export class Rows {
       if (target !== undefined) {
         check.id = target;
         check.state = this.stateOf(target);
-        const status = this.result(target)?.status;
-        if (status !== undefined) check.status = status;
+        const { row } = this.build(target);
+        if (row.status !== undefined) check.status = row.status;
+        if (row.indexabilityReason !== undefined) check.indexabilityReason = row.indexabilityReason;
       }
       if (!self) check.namesBack = target !== undefined && this.data.audit.namesBack(target, id);
       return check;

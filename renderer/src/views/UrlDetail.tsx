@@ -1,6 +1,6 @@
 /** Everything known about one URL: sources, sitemaps, redirects, canonical, hreflang, robots, errors. */
 import { useEffect, useState, type ReactNode } from 'react';
-import type { HreflangCheck, RedirectWalk, UrlDetail } from '../../../shared/model.js';
+import type { HreflangCheck, IndexabilityReason, RedirectWalk, UrlDetail } from '../../../shared/model.js';
 import { ErrorState, HttpStatus, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { toApiError } from '../api/types.js';
@@ -116,6 +116,9 @@ function RedirectChain({ walk }: { walk: RedirectWalk }) {
   );
 }
 
+/** Why an alternate that answers is not indexable, where its status does not already say it. */
+const TARGET_REASONS = new Set<IndexabilityReason>(['noindex', 'canonicalised', 'not-html', 'blocked-by-robots']);
+
 /**
  * The URL's hreflang alternates, each with what the audit's hreflang findings judge: the code, the
  * alternate's answer, and whether it names this URL back.
@@ -147,6 +150,14 @@ function HreflangAlternates({ alternates }: { alternates: HreflangCheck[] }) {
                   <HttpStatus status={a.status} />
                 ) : (
                   <span className="muted small">{a.state ? STATE_LABEL[a.state] : 'not in this crawl'}</span>
+                )}
+                {a.indexabilityReason !== undefined && !a.self && TARGET_REASONS.has(a.indexabilityReason) && (
+                  <>
+                    {' '}
+                    <span className="badge badge-warn" title="Not indexable: hreflang should name the canonical, indexable version">
+                      {INDEXABILITY_REASON_LABEL[a.indexabilityReason]}
+                    </span>
+                  </>
                 )}
               </td>
               <td className="small" data-testid="hreflang-return">
