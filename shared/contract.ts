@@ -356,6 +356,12 @@ export const CrawlSummarySchema = strictObject({
   rate: number(),
   /** Why it failed or paused on its own (robots unreachable, disk full, …). */
   error: CrawlErrorSchema.optional(),
+  /**
+   * Finished because Stop ended it, not because its work was done: what it holds is a partial crawl
+   * (URLs still queued, sitemaps unread), and findings about the whole site (orphans, click depth,
+   * inlinks) are as far as it got.
+   */
+  stopped: boolean().optional(),
   /** True when its folder is missing journals: shown, never crashed on. */
   damaged: boolean().optional(),
   /** A recrawl (issue 23): the crawl it recrawls, whose validators, results and entries it reuses. */

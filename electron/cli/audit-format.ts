@@ -3,6 +3,7 @@
  */
 import type { AuditFinding, CrawlSummary } from '../../shared/model.js';
 import { csvLine } from '../service/data/csv.js';
+import { statusWord } from './format.js';
 
 /** The header of the findings CSV, in this order. */
 export const AUDIT_CSV_COLUMNS = ['severity', 'code', 'title', 'subject', 'count', 'measured', 'explanation', 'not_measured_reason'] as const;
@@ -11,7 +12,7 @@ export const AUDIT_CSV_COLUMNS = ['severity', 'code', 'title', 'subject', 'count
 export function formatFindings(crawl: CrawlSummary, findings: AuditFinding[]): string {
   const found = findings.filter((f) => f.measured && f.count > 0).length;
   const unmeasured = findings.filter((f) => !f.measured).length;
-  const head = `Audit of crawl ${crawl.id} (${crawl.status}): ${found} of ${findings.length} findings with problems${unmeasured ? `, ${unmeasured} not measured` : ''}`;
+  const head = `Audit of crawl ${crawl.id} (${statusWord(crawl)}): ${found} of ${findings.length} findings with problems${unmeasured ? `, ${unmeasured} not measured` : ''}`;
   const rows = findings.map((f) => [
     f.severity,
     f.code,

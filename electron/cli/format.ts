@@ -42,12 +42,17 @@ function discoveredBy(c: CrawlSummary['counters']): string {
     .join(', ');
 }
 
+/** A crawl's status as the CLI says it: a crawl Stop ended is "finished (stopped)", a partial crawl. */
+export function statusWord(s: Pick<CrawlSummary, 'status' | 'stopped'>): string {
+  return s.status === 'finished' && s.stopped ? 'finished (stopped)' : s.status;
+}
+
 /** The summary printed when a crawl ends or pauses. */
 export function formatSummary(s: CrawlSummary): string {
   const c = s.counters;
   const seconds = (crawlRunningMs(s, s.updatedAt) ?? 0) / 1000;
   const lines = [
-    `Crawl ${s.id}: ${s.status}`,
+    `Crawl ${s.id}: ${statusWord(s)}`,
     `  URLs discovered   ${c.discovered}  (${discoveredBy(c)})`,
     `  fetched           ${c.fetched}  (2xx ${c.byStatusClass['2xx']}, 3xx ${c.byStatusClass['3xx']}, 4xx ${c.byStatusClass['4xx']}, 5xx ${c.byStatusClass['5xx']})`,
     `  listed only       ${c.listed}`,
@@ -66,7 +71,7 @@ export function formatTable(crawls: CrawlSummary[]): string {
   if (crawls.length === 0) return 'No crawls yet. Start one with: npm run crawl -- https://example.org/';
   const rows = crawls.map((c) => [
     c.id,
-    c.status + (c.damaged ? ' (damaged)' : ''),
+    statusWord(c) + (c.damaged ? ' (damaged)' : ''),
     c.startUrl || c.settings.sitemapUrls[0] || '',
     String(c.counters.discovered),
     String(c.counters.fetched),

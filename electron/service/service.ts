@@ -361,7 +361,7 @@ class Service implements LocalCrawlService {
     const lock = this.lockIfPresent(e);
     if (l) await l.runtime.stop().catch(() => undefined);
     const at = this.now();
-    const next: CatalogEntry = { ...e, status: 'finished', finishedAt: at, updatedAt: at };
+    const next: CatalogEntry = { ...e, status: 'finished', finishedAt: at, updatedAt: at, stopped: true };
     delete next.error;
     this.catalog.put(next);
     lock?.release();
@@ -995,6 +995,7 @@ class Service implements LocalCrawlService {
       next.status = 'finished';
       next.finishedAt = at;
       delete next.error;
+      if (outcome === 'stopped') next.stopped = true;
     }
     this.catalog.put(next);
     lock?.release();
@@ -1237,6 +1238,7 @@ class Service implements LocalCrawlService {
     if (site !== undefined) s.siteUrl = site;
     if (e.runningSince !== undefined && e.status === 'running') s.runningSince = e.runningSince;
     if (e.error) s.error = e.error;
+    if (e.stopped) s.stopped = true;
     if (e.baseId !== undefined) s.baseId = e.baseId;
     if (e.changedOnly !== undefined) s.changedOnly = e.changedOnly;
     if (e.schedule) s.schedule = e.schedule;

@@ -110,6 +110,12 @@ test('the URL count grows while it runs; pause freezes the counts; resume finish
   await page.waitForTimeout(1500);
   assert.deepEqual({ discovered: await counter(page, 'discovered'), fetched: await counter(page, 'fetched'), queued: await counter(page, 'queued') }, frozen);
   await screenshot(page, 'overview-paused');
+  // The Issues view says its counts are those of a crawl not done yet.
+  await page.click('[data-tab=issues]');
+  await page.waitForSelector('[data-testid=partial-crawl][data-why=paused]');
+  assert.match(await page.innerText('[data-testid=partial-crawl]'), /The crawl is paused \([\d,]+ URLs? still queued.*\): these are the findings so far/);
+  await page.click('[data-tab=overview]');
+  assert.equal(await page.locator('[data-testid=partial-crawl]').count(), 0, 'the Overview shows its live counts as they are');
 
   await page.click('[data-action=resume]');
   await waitFor('the crawl to finish', async () => (await statusOf(page)) === 'finished', 120_000, 250);

@@ -86,6 +86,11 @@ test('progress ratios and ETA', () => {
   assert.equal(etaSeconds({ status: 'running', rate: 0, counters: c }), null);
   assert.equal(etaSeconds({ status: 'paused', rate: 20, counters: c }), null);
   assert.equal(overallProgress({ status: 'finished', counters: c, settings: { fetchPages: true } as never }).value, 1);
+  assert.equal(
+    overallProgress({ status: 'finished', stopped: true, counters: c, settings: { fetchPages: true } as never }).value,
+    0.4,
+    'stopped: as far as it got',
+  );
   assert.equal(overallProgress({ status: 'running', counters: c, settings: { fetchPages: false } as never }).value, 0.75, 'sitemap listing: sitemap progress');
   assert.equal(fetchProgress(emptyCounters()).value, 0);
 });

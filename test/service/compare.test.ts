@@ -410,6 +410,7 @@ describe('compare two crawls of the realistic site, changed between them', TIMEO
       assert.equal(await codeOf(service.compare(running.id, newId)), 'BAD_STATE');
       await service.stop(running.id);
       await done;
+      assert.deepEqual([service.get(running.id).status, service.get(running.id).stopped], ['finished', true], 'Stop ended it: a partial crawl');
     } finally {
       await slow.close();
     }

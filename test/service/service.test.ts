@@ -74,9 +74,12 @@ test('lifecycle: NOT_FOUND, BAD_STATE, rename, stop, delete', async () => {
   assert.equal(s.rename(id, '  Shop crawl ').name, 'Shop crawl');
   assert.throws(() => s.rename(id, ' '), rejectsWith('BAD_SETTINGS'));
 
+  assert.equal(s.get(id).stopped, undefined, 'a crawl that did its work was not stopped');
   const other = s.create({ settings: { startUrl: ORIGIN + '/' } });
   const stopped = await s.stop(other.id);
   assert.equal(stopped.status, 'finished', 'stopping a crawl never started ends it');
+  assert.equal(stopped.stopped, true, 'ended by Stop, with its work not done');
+  assert.equal(s.list().find((c) => c.id === other.id)!.stopped, true);
   assert.equal(s.list().length, 2);
   await s.delete(other.id);
   assert.deepEqual(

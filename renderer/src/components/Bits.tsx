@@ -1,17 +1,63 @@
 /** Small shared pieces: status pill, progress bar, empty/error states, external links. */
 import type { ReactNode } from 'react';
-import type { CrawlStatus } from '../../../shared/model.js';
+import type { CrawlStatus, CrawlSummary } from '../../../shared/model.js';
 import { statusLabel } from '../logic/actions.js';
-import { isWebUrl } from '../logic/format.js';
+import { formatCount, isWebUrl } from '../logic/format.js';
 import { Icon } from './Icon.js';
 
-export function StatusPill({ status, damaged }: { status: CrawlStatus; damaged?: boolean }) {
+export function StatusPill({ status, damaged, stopped }: { status: CrawlStatus; damaged?: boolean; stopped?: boolean }) {
   if (damaged) return <span className="pill pill-failed">Damaged</span>;
+  // Ended by Stop: finished, with a partial crawl.
+  if (stopped && status === 'finished') {
+    return (
+      <span className="pill pill-stopped" data-status={status} data-stopped="true" title="Stopped before its work was done: a partial crawl">
+        Stopped
+      </span>
+    );
+  }
   return (
     <span className={`pill pill-${status}`} data-status={status}>
       {status === 'running' && <span className="pulse" aria-hidden="true" />}
       {statusLabel(status)}
     </span>
+  );
+}
+
+/**
+ * Says when a crawl's figures are those of a partial crawl: stopped before its work was done, or
+ * (`live`: the Issues view) still running or paused. Nothing for a crawl that finished its work.
+ */
+export function PartialCrawlNotice({ crawl, live = false }: { crawl: CrawlSummary; live?: boolean }) {
+  const c = crawl.counters;
+  const left = c.queued + c.fetching;
+  const unread = Math.max(0, c.sitemaps.total - c.sitemaps.done - c.sitemaps.failed);
+  const what = [
+    left > 0 ? `${formatCount(left)} ${left === 1 ? 'URL' : 'URLs'} still queued` : '',
+    unread > 0 ? `${formatCount(unread)} ${unread === 1 ? 'sitemap' : 'sitemaps'} unread` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const whole = 'orphans, click depth, inlinks and pages missing from the sitemaps';
+  if (crawl.status === 'finished' && crawl.stopped) {
+    return (
+      <div className="banner banner-warn small" role="status" data-testid="partial-crawl" data-why="stopped">
+        <Icon name="alert" size={14} />
+        <div>
+          <strong>Stopped before it was done</strong>
+          {what ? `: ${what}.` : '.'} Findings about the whole site ({whole}) are as far as the crawl got.
+        </div>
+      </div>
+    );
+  }
+  if (!live || (crawl.status !== 'running' && crawl.status !== 'paused')) return null;
+  return (
+    <div className="banner small" role="status" data-testid="partial-crawl" data-why={crawl.status}>
+      <Icon name="alert" size={14} />
+      <div>
+        The crawl is {crawl.status === 'running' ? 'running' : 'paused'}
+        {what ? ` (${what})` : ''}: these are the findings so far. Those about the whole site ({whole}) settle when it finishes.
+      </div>
+    </div>
   );
 }
 

@@ -53,8 +53,9 @@ export function answeredCount(c: CrawlCounters): number {
 }
 
 /** One overall progress figure for the sidebar: fetch progress, or sitemap progress when pages are not fetched. */
-export function overallProgress(s: Pick<CrawlSummary, 'status' | 'counters' | 'settings'>): Ratio {
-  if (s.status === 'finished') return { done: 1, total: 1, value: 1 };
+export function overallProgress(s: Pick<CrawlSummary, 'status' | 'counters' | 'settings' | 'stopped'>): Ratio {
+  // A stopped crawl shows how far it got, not a full bar.
+  if (s.status === 'finished' && !s.stopped) return { done: 1, total: 1, value: 1 };
   if (!s.settings.fetchPages) return sitemapProgress(s.counters);
   return fetchProgress(s.counters);
 }

@@ -264,7 +264,7 @@ function onCrawlEnded(c: CrawlSummary, how: 'finished' | 'failed'): void {
     ...patchCrawl(s, c.id, (x) => ({ urlVersion: x.urlVersion + 1, logVersion: x.logVersion + 1 })),
   }));
   const name = c.name || c.startUrl;
-  if (how === 'finished') toast('success', `${name}: finished with ${c.counters.discovered.toLocaleString('en-US')} URLs.`);
+  if (how === 'finished') toast('success', `${name}: ${c.stopped ? 'stopped' : 'finished'} with ${c.counters.discovered.toLocaleString('en-US')} URLs.`);
   else toast('error', `${name}: failed${c.error ? ` — ${c.error.message}` : ''}.`);
 }
 

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { LINK_FINDING_CODES, type AuditFinding, type CrawlSummary, type FindingUrlPage } from '../../../shared/model.js';
 import { toApiError } from '../api/types.js';
-import { EmptyState, ErrorState, Spinner, UrlLink } from '../components/Bits.js';
+import { EmptyState, ErrorState, PartialCrawlNotice, Spinner, UrlLink } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { formatCount } from '../logic/format.js';
 import { countNoun, groupFindings, issueSummary, SEVERITY_LABEL, SEVERITY_TONE, type FindingGroup } from '../logic/issues.js';
@@ -70,6 +70,7 @@ export function IssuesView({ crawl }: { crawl: CrawlSummary }) {
           {state?.error && <span className="text-error"> · refresh failed: {state.error}</span>}
         </span>
       </div>
+      <PartialCrawlNotice crawl={crawl} live />
       {state?.computing && (
         <div className="issues-computing banner small" role="status" data-testid="issues-computing">
           <Icon name="spinner" size={14} className="spin" />

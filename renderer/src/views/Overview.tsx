@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { crawlRunningMs, type CrawlSummary, type PageStats, type RequestSource, type StatusClass } from '../../../shared/model.js';
 import { toApiError } from '../api/types.js';
 import { BarList, DepthChart, DiscoveryChart, Donut, Legend, type BarDatum } from '../components/Charts.js';
-import { ProgressBar } from '../components/Bits.js';
+import { PartialCrawlNotice, ProgressBar } from '../components/Bits.js';
 import { Icon } from '../components/Icon.js';
 import { formatCount, formatDuration, formatPercent, formatRate } from '../logic/format.js';
 import { etaSeconds, fetchProgress, sitemapProgress } from '../logic/progress.js';
@@ -71,6 +71,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
   return (
     <div className="page-scroll">
       <div className="overview">
+        <PartialCrawlNotice crawl={crawl} />
         {crawl.error && (
           <div className={`banner ${crawl.status === 'failed' ? 'banner-error' : 'banner-warn'}`} role="alert">
             <Icon name="alert" />

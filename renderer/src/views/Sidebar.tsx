@@ -161,12 +161,12 @@ function CrawlItem({ crawl, selected, side, now }: { crawl: CrawlSummary; select
       {crawl.status !== 'created' && (
         <ProgressBar
           value={progress.value}
-          tone={crawl.status === 'failed' ? 'warn' : crawl.status === 'finished' ? 'ok' : crawl.status === 'paused' ? 'muted' : 'accent'}
+          tone={crawl.status === 'failed' || crawl.stopped ? 'warn' : crawl.status === 'finished' ? 'ok' : crawl.status === 'paused' ? 'muted' : 'accent'}
           label={`${name} progress`}
         />
       )}
       <div className="crawl-meta">
-        <StatusPill status={crawl.status} damaged={crawl.damaged} />
+        <StatusPill status={crawl.status} damaged={crawl.damaged} stopped={crawl.stopped} />
         <span className="num meta-count">{formatCount(c.discovered)} URLs</span>
         <span className="dot">·</span>
         <span className="ago" title={`Last activity ${formatDateTime(crawl.updatedAt)} (${formatAgo(crawl.updatedAt, now)})`}>

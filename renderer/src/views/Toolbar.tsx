@@ -26,7 +26,7 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
       <div className="toolbar-title">
         <div className="title-row">
           <h1 title={name}>{name}</h1>
-          <StatusPill status={crawl.status} damaged={crawl.damaged} />
+          <StatusPill status={crawl.status} damaged={crawl.damaged} stopped={crawl.stopped} />
           {busy && <span className="muted busy-note">{busyLabel(busy)}…</span>}
         </div>
         <div className="subtitle">
@@ -79,7 +79,9 @@ export function Toolbar({ crawl }: { crawl: CrawlSummary }) {
           {crawl.finishedAt && (
             <>
               <span className="dot">·</span>
-              <span>Finished {formatDateTime(crawl.finishedAt)}</span>
+              <span>
+                {crawl.stopped ? 'Stopped' : 'Finished'} {formatDateTime(crawl.finishedAt)}
+              </span>
             </>
           )}
         </div>
