@@ -84,7 +84,19 @@ async function exactStatus(codes: string): Promise<void> {
 test('columns: hide one, show one, drag one wider; a reload keeps all three', { skip: skip ?? false }, async () => {
   await page.waitForSelector('[data-tab=urls]');
   await openUrls();
-  assert.deepEqual(await headers(page), ['id', 'url', 'state', 'source', 'depth', 'status', 'contentType', 'inSitemaps', 'lastmod', 'title']);
+  assert.deepEqual(await headers(page), [
+    'id',
+    'url',
+    'state',
+    'source',
+    'clickDepth',
+    'status',
+    'indexability',
+    'contentType',
+    'inSitemaps',
+    'lastmod',
+    'title',
+  ]);
   await page.click('[data-testid=columns-button]');
   assert.equal(await page.isDisabled('[data-testid=columns-menu] [data-col=url]'), true, 'the URL column is always shown');
   await page.click('[data-testid=columns-menu] [data-col=contentType]');
@@ -92,7 +104,7 @@ test('columns: hide one, show one, drag one wider; a reload keeps all three', { 
   await screenshot(page, 'url-table-columns');
   await page.keyboard.press('Escape');
   await waitFor('the menu to close', async () => (await page.locator('[data-testid=columns-menu]').count()) === 0);
-  const chosen = ['id', 'url', 'state', 'source', 'depth', 'status', 'inSitemaps', 'lastmod', 'title', 'canonical'];
+  const chosen = ['id', 'url', 'state', 'source', 'clickDepth', 'status', 'indexability', 'inSitemaps', 'lastmod', 'title', 'canonical'];
   assert.deepEqual(await headers(page), chosen);
   // A self-canonical page says so; one canonicalised elsewhere shows where.
   const cell = (path: string) =>
@@ -161,7 +173,19 @@ test('every column sorts, and "Reset columns" brings the defaults back', { skip:
   await page.click('[data-testid=columns-button]');
   await page.click('[data-testid=columns-reset]');
   await page.keyboard.press('Escape');
-  assert.deepEqual(await headers(page), ['id', 'url', 'state', 'source', 'depth', 'status', 'contentType', 'inSitemaps', 'lastmod', 'title']);
+  assert.deepEqual(await headers(page), [
+    'id',
+    'url',
+    'state',
+    'source',
+    'clickDepth',
+    'status',
+    'indexability',
+    'contentType',
+    'inSitemaps',
+    'lastmod',
+    'title',
+  ]);
   await page.click(`${table} .vth[data-col=id]`); // back to the crawl's order
 });
 

@@ -87,12 +87,28 @@ export const URL_COLUMNS: UrlColumn[] = [
   },
   {
     key: 'depth',
-    label: 'Depth',
-    width: 66,
-    shown: true,
+    label: 'Discovery depth',
+    width: 120,
+    shown: false,
     align: 'right',
     description: 'Discovery depth: hops on the path by which it was first found (the start URL and sitemap entries: 0); Click depth is the fewest clicks',
     cell: (r) => <span className="num">{r.depth}</span>,
+  },
+  {
+    key: 'clickDepth',
+    label: 'Click depth',
+    width: 96,
+    shown: true,
+    align: 'right',
+    description: 'The fewest link clicks from the start URL (each redirect hop counts one); "none" when no chain of links reaches it',
+    cell: (r) =>
+      r.clickDepth === undefined ? (
+        <span className="muted" title="No chain of links from the start URL reaches this URL (found only through sitemaps or other references)">
+          none
+        </span>
+      ) : (
+        <span className="num">{r.clickDepth}</span>
+      ),
   },
   {
     key: 'status',
@@ -102,6 +118,23 @@ export const URL_COLUMNS: UrlColumn[] = [
     align: 'right',
     description: 'The HTTP status it answered with',
     cell: (r) => <HttpStatus status={r.status} />,
+  },
+  {
+    key: 'indexability',
+    label: 'Indexability',
+    width: 124,
+    shown: true,
+    description: 'Whether a search engine may index it as crawled (hover for why not)',
+    cell: (r) =>
+      r.indexability === undefined ? (
+        ''
+      ) : r.indexability === 'indexable' ? (
+        <span>{INDEXABILITY_LABEL.indexable}</span>
+      ) : (
+        <span className="badge badge-warn" title={r.indexabilityReason && INDEXABILITY_REASON_LABEL[r.indexabilityReason]}>
+          {INDEXABILITY_LABEL['non-indexable']}
+        </span>
+      ),
   },
   {
     key: 'contentType',
@@ -215,24 +248,7 @@ export const URL_COLUMNS: UrlColumn[] = [
         ''
       ),
   },
-  // Page data (issue 22): hidden until the analyst chooses them. Pages only: the on-page fields of 2xx HTML.
-  {
-    key: 'indexability',
-    label: 'Indexability',
-    width: 124,
-    shown: false,
-    description: 'Whether a search engine may index it as crawled (hover for why not)',
-    cell: (r) =>
-      r.indexability === undefined ? (
-        ''
-      ) : r.indexability === 'indexable' ? (
-        <span>{INDEXABILITY_LABEL.indexable}</span>
-      ) : (
-        <span className="badge badge-warn" title={r.indexabilityReason && INDEXABILITY_REASON_LABEL[r.indexabilityReason]}>
-          {INDEXABILITY_LABEL['non-indexable']}
-        </span>
-      ),
-  },
+  // Page data (issue 22), hidden until the analyst chooses them (indexability and click depth are shown above). Pages only: the on-page fields of 2xx HTML.
   {
     key: 'indexabilityReason',
     label: 'Reason',
@@ -277,22 +293,6 @@ export const URL_COLUMNS: UrlColumn[] = [
     align: 'right',
     description: "This page's links to URLs outside the crawl's scope",
     cell: (r) => numCell(r.outlinksExternal),
-  },
-  {
-    key: 'clickDepth',
-    label: 'Click depth',
-    width: 96,
-    shown: false,
-    align: 'right',
-    description: 'The fewest link clicks from the start URL (each redirect hop counts one); "none" when no chain of links reaches it',
-    cell: (r) =>
-      r.clickDepth === undefined ? (
-        <span className="muted" title="No chain of links from the start URL reaches this URL (found only through sitemaps or other references)">
-          none
-        </span>
-      ) : (
-        <span className="num">{r.clickDepth}</span>
-      ),
   },
   {
     key: 'metaDescription',
