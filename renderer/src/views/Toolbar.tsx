@@ -278,7 +278,8 @@ export function Tabs({ crawl }: { crawl: CrawlSummary }) {
     overview: null,
     urls: c.discovered,
     sitemaps: c.sitemaps.total,
-    issues: findings?.list ? issues.count : null,
+    // None while a reopened crawl's audit is rebuilt: a partial count would read as the crawl's.
+    issues: findings?.list && !findings.computing ? issues.count : null,
     // What the Errors view lists: fetches that failed, sitemaps that failed, and 4xx and 5xx answers.
     errors: c.errors + c.sitemaps.failed + c.byStatusClass['4xx'] + c.byStatusClass['5xx'],
   };
