@@ -7,7 +7,8 @@ export const STATE_LABEL: Record<UrlState, string> = {
   done: 'Fetched',
   error: 'Error',
   blocked: 'Blocked',
-  listed: 'Listed',
+  // Recorded without a fetch: page fetching off, out of scope (an off-site link), past a depth or URL limit.
+  listed: 'Not fetched',
 };
 
 export const SOURCE_LABEL: Record<RequestSource, string> = {

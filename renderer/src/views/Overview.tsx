@@ -63,7 +63,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
     { key: 'queued', label: 'Queued', value: c.queued, tone: 'tone-queued', onClick: drill({ states: ['queued'] }) },
     { key: 'fetching', label: 'Fetching', value: c.fetching, tone: 'tone-fetching' },
     { key: 'done', label: 'Fetched', value: c.fetched, tone: 'tone-2xx', onClick: drill({ states: ['done'] }) },
-    { key: 'listed', label: 'Listed only', value: c.listed, tone: 'tone-listed', onClick: drill({ states: ['listed'] }) },
+    { key: 'listed', label: 'Not fetched', value: c.listed, tone: 'tone-listed', onClick: drill({ states: ['listed'] }) },
     { key: 'blocked', label: 'Blocked', value: c.blocked, tone: 'tone-blocked', onClick: drill({ states: ['blocked'] }) },
     { key: 'error', label: 'Fetch failed', value: c.errors, tone: 'tone-5xx', onClick: drill({ states: ['error'] }) },
   ];
@@ -92,7 +92,7 @@ export function Overview({ crawl }: { crawl: CrawlSummary }) {
           <Stat label="Discovered" value={c.discovered} testid="stat-discovered" strong />
           <Stat label="Queued" value={c.queued} testid="stat-queued" />
           <Stat label="Fetched" value={c.fetched} testid="stat-fetched" />
-          <Stat label="Listed only" value={c.listed} testid="stat-listed" />
+          <Stat label="Not fetched" sub="recorded only" value={c.listed} testid="stat-listed" />
           <Stat label="Blocked" value={c.blocked} testid="stat-blocked" tone={c.blocked ? 'warn' : undefined} />
           <Stat label="Fetch failed" sub="no answer" value={c.errors} testid="stat-errors" tone={c.errors ? 'error' : undefined} />
           <Stat label="Duplicates" sub="counted once" value={c.duplicates} testid="stat-duplicates" />
