@@ -31,7 +31,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...files], {
+// TAP, named: since Node 23 the default reporter is spec even into a pipe, and the repeat below reads TAP.
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', ...files], {
   stdio: ['inherit', 'pipe', 'inherit'],
   cwd: root,
 });
@@ -69,5 +70,6 @@ child.on('close', (code, signal) => {
     process.stdout.write(`\n# ${leaves.length} failing test(s), repeated from above:\n`);
     for (const f of leaves) process.stdout.write(f.lines.join('\n') + '\n');
   }
-  process.exit(code ?? (signal ? 1 : 0));
+  // Not process.exit(): stdout is a pipe, written asynchronously, and exiting at once would cut its tail.
+  process.exitCode = code ?? (signal ? 1 : 0);
 });
