@@ -249,6 +249,7 @@ export function importedEntry(raw: Record<string, unknown>, imported: { at: numb
   if (listSize !== undefined) e.listSize = listSize;
   if (typeof raw.baseId === 'string') e.baseId = raw.baseId;
   if (typeof raw.changedOnly === 'boolean') e.changedOnly = raw.changedOnly;
+  if (raw.stopped === true && status === 'finished') e.stopped = true;
   const err = raw.error as { code?: unknown; message?: unknown } | undefined;
   if (err && typeof err.code === 'string' && typeof err.message === 'string') e.error = { code: err.code, message: err.message };
   if (raw.status === 'running') {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type {
   AuditFinding,
+  CrawlCounters,
   CrawlLogEntry,
   CrawlSettings,
   CrawlSummary,
@@ -361,7 +362,8 @@ class Service implements LocalCrawlService {
     const lock = this.lockIfPresent(e);
     if (l) await l.runtime.stop().catch(() => undefined);
     const at = this.now();
-    const next: CatalogEntry = { ...e, status: 'finished', finishedAt: at, updatedAt: at, stopped: true };
+    const next: CatalogEntry = { ...e, status: 'finished', finishedAt: at, updatedAt: at };
+    if (e.status === 'created' || hasWorkLeft(e.counters)) next.stopped = true;
     delete next.error;
     this.catalog.put(next);
     lock?.release();
@@ -995,7 +997,7 @@ class Service implements LocalCrawlService {
       next.status = 'finished';
       next.finishedAt = at;
       delete next.error;
-      if (outcome === 'stopped') next.stopped = true;
+      if (outcome === 'stopped' && hasWorkLeft(next.counters)) next.stopped = true;
     }
     this.catalog.put(next);
     lock?.release();
@@ -1317,4 +1319,9 @@ function defaultName(s: CrawlSettings): string {
   } catch {
     return 'Crawl';
   }
+}
+
+/** A crawl that Stop ends with this left to do is a partial crawl: URLs queued or in flight, sitemaps unread. */
+function hasWorkLeft(c: CrawlCounters): boolean {
+  return c.queued + c.fetching > 0 || c.sitemaps.total > c.sitemaps.done + c.sitemaps.failed;
 }

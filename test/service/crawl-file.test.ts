@@ -11,9 +11,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
-import type { CrawlSettings, CrawlSummary } from '../../shared/model.js';
+import { DEFAULT_SETTINGS, type CrawlSettings, type CrawlSummary } from '../../shared/model.js';
 import { createCrawlService, type LocalCrawlService } from '../../electron/service/index.js';
-import { CRAWL_FILE_MAGIC, writeCrawlFile } from '../../electron/service/crawl-file.js';
+import { CRAWL_FILE_MAGIC, importedEntry, writeCrawlFile } from '../../electron/service/crawl-file.js';
 import { startRealSite, type RealSite } from '../fixtures/real-site/site.js';
 import { allRows, csvOf, settled, tempDir } from './helpers.js';
 
@@ -303,3 +303,11 @@ function flip(buf: Buffer, at: number): Buffer {
   copy[at] = copy[at]! ^ 0x5a;
   return copy;
 }
+
+test('a crawl Stop ended is still a stopped (partial) crawl once opened from its file', () => {
+  const raw = { name: 'Shop', settings: { ...DEFAULT_SETTINGS, startUrl: 'https://shop.test/' }, status: 'finished', stopped: true };
+  const at = { at: 1, file: 'shop.spinneret' };
+  assert.equal(importedEntry(raw, at).stopped, true);
+  assert.equal(importedEntry({ ...raw, stopped: undefined }, at).stopped, undefined, 'a crawl that did its work');
+  assert.equal(importedEntry({ ...raw, status: 'paused' }, at).stopped, undefined, 'only a finished crawl is stopped');
+});
