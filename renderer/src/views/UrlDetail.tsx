@@ -116,8 +116,8 @@ function RedirectChain({ walk }: { walk: RedirectWalk }) {
   );
 }
 
-/** Why an alternate that answers is not indexable, where its status does not already say it. */
-const TARGET_REASONS = new Set<IndexabilityReason>(['noindex', 'canonicalised', 'not-html', 'blocked-by-robots']);
+/** The reasons HREFLANG_TARGET_NOT_INDEXABLE finds an alternate not indexable for (its status says the others). */
+const TARGET_REASONS = new Set<IndexabilityReason>(['noindex', 'canonicalised']);
 
 /**
  * The URL's hreflang alternates, each with what the audit's hreflang findings judge: the code, the
