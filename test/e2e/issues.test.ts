@@ -149,6 +149,7 @@ test('the detail pane lists the findings of a URL', { skip: skip ?? false }, asy
 });
 
 test('the detail pane shows which hreflang alternate is at fault: its code, its answer, its return link', { skip: skip ?? false }, async () => {
+  const nextAfterFindings = new Map<string, string | null>();
   /** lang → the row's text after the URL (where it is declared, the answer, the return link), as shown. */
   const rowsOf = async (path: string) => {
     await page.fill('[data-testid=url-search]', path);
@@ -156,6 +157,9 @@ test('the detail pane shows which hreflang alternate is at fault: its code, its 
     await page.click('[data-testid=url-table] .url-cell');
     await page.waitForSelector(`[data-testid=url-detail] .detail-url a[href="${site.url(path)}"]`);
     await page.waitForSelector('[data-testid=detail-hreflang] tr');
+    // With an hreflang finding, its alternates come right under the findings; otherwise in their place.
+    const next = await page.evaluate(`document.querySelector('[data-testid=detail-findings]')?.nextElementSibling?.getAttribute('data-testid') ?? null`);
+    nextAfterFindings.set(path, next as string | null);
     const rows = await page
       .locator('[data-testid=detail-hreflang] tr')
       .evaluateAll((els) => els.map((e) => [...e.querySelectorAll('td')].map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())));
@@ -175,6 +179,12 @@ test('the detail pane shows which hreflang alternate is at fault: its code, its 
     ['es', site.url('/es/'), 'sitemap', '200', 'this URL'],
     ['en-UK invalid code', site.url('/en/'), 'sitemap', '200', 'no return link'],
   ]);
+  // /de/ names /en/, which names it back: no hreflang finding, its alternates further down.
+  assert.deepEqual(await rowsOf('/de/'), [
+    ['de', site.url('/de/'), 'sitemap', '200', 'this URL'],
+    ['en', site.url('/en/'), 'sitemap', '200', 'names it back'],
+  ]);
+  assert.deepEqual(Object.fromEntries(nextAfterFindings), { '/en/': 'detail-hreflang', '/es/': 'detail-hreflang', '/de/': 'detail-links' });
   await page.fill('[data-testid=url-search]', '');
 });
 

@@ -219,6 +219,7 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
   const r = d.result ?? {};
   const entry = d.sitemapEntry;
   const alternates = d.alternates ?? [];
+  const hreflangFirst = alternates.length > 0 && (d.findings ?? []).some((code) => code.startsWith('HREFLANG_'));
   const canonical = r.canonical ?? d.canonical;
   // Hops followed inside one fetch (journals written before redirects became rows of their own).
   const chain = r.redirectChain ?? [];
@@ -264,6 +265,8 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
       )}
 
       {d.findings && <UrlFindings crawlId={crawlId} codes={d.findings} />}
+      {/* An hreflang finding is read beside the alternates it is about: right under the findings. */}
+      {hreflangFirst && <HreflangAlternates alternates={alternates} />}
 
       {/* Crawls that fetch pages count links: the lists themselves, a page at a time. */}
       {(d.inlinks !== undefined || d.outlinksInternal !== undefined) && (
@@ -376,7 +379,7 @@ function DetailBody({ d, crawlId, linksRefresh }: { d: UrlDetail; crawlId: strin
         )
       )}
 
-      {alternates.length > 0 && <HreflangAlternates alternates={alternates} />}
+      {alternates.length > 0 && !hreflangFirst && <HreflangAlternates alternates={alternates} />}
       <Section title={`Found by (${d.discoveries.length})`} testId="detail-discoveries">
         {d.discoveries.length === 0 ? (
           <div className="muted small">—</div>
