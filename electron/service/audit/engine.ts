@@ -607,7 +607,6 @@ export class AuditEngine {
     return ((bit & WALKED ? this.walkedMask(id) : this.maskOf(id)) & bit) !== 0;
   }
 
-  /** The URL findings that affect one URL, in catalogue order. */
   /**
    * Whether URL `alternate` names URL `id` back as an hreflang alternate (a sitemap listing's or its
    * page's), as HREFLANG_NOT_RECIPROCAL judges it. `id` has alternates of its own or a result.
@@ -616,6 +615,7 @@ export class AuditEngine {
     return this.hreflang.names(alternate, id);
   }
 
+  /** The URL findings that affect one URL, in catalogue order. */
   codesOf(id: number): (UrlFindingCode | LastmodFindingCode)[] {
     if (id < 0 || id >= this.size) return [];
     const m = this.maskOf(id) | this.walkedMask(id);
