@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { CrawlStatus, CrawlSummary } from '../../../shared/model.js';
 import { statusLabel } from '../logic/actions.js';
+import { remainingCount } from '../logic/progress.js';
 import { formatCount, isWebUrl } from '../logic/format.js';
 import { Icon } from './Icon.js';
 
@@ -29,7 +30,7 @@ export function StatusPill({ status, damaged, stopped }: { status: CrawlStatus; 
  */
 export function PartialCrawlNotice({ crawl, live = false }: { crawl: CrawlSummary; live?: boolean }) {
   const c = crawl.counters;
-  const left = c.queued + c.fetching;
+  const left = remainingCount(c);
   const unread = Math.max(0, c.sitemaps.total - c.sitemaps.done - c.sitemaps.failed);
   const what = [
     left > 0 ? `${formatCount(left)} ${left === 1 ? 'URL' : 'URLs'} still queued` : '',
